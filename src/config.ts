@@ -1,0 +1,143 @@
+// Every setting of the service: one schema, its defaults, parsed once at start.
+// This is the only file that reads process.env.
+import { Type as T, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { Cron } from 'croner';
+
+const Bool = T.Union([T.Literal('true'), T.Literal('false'), T.Literal('1'), T.Literal('0')]);
+
+const EnvSchema = T.Object({
+  /** HTTP port the service listens on. */
+  PORT: T.String({ default: '3000', pattern: '^[0-9]{1,5}$' }),
+  /** Public address of the service; used in magic links and share links. */
+  BASE_URL: T.String({ default: 'http://localhost:3000', pattern: '^https?://[^\\s/]+(/[^\\s]*)?$' }),
+  /** PostgreSQL connection string; unset starts the embedded PostgreSQL in DATA_DIR. */
+  DATABASE_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
+  /** Where the embedded PostgreSQL keeps its files. */
+  DATA_DIR: T.String({ default: './data', minLength: 1 }),
+  /** Admin API key; unset: one is generated at first boot and printed once. */
+  ADMIN_API_KEY: T.Optional(T.String({ pattern: '^sk_admin_[A-Za-z0-9_-]{32,}$' })),
+  /** Comma-separated emails allowed to sign in to the admin UI by magic link. */
+  ADMIN_EMAILS: T.String({ default: '' }),
+  /** SMTP server for outgoing mail (smtp:// or smtps://); unset writes mail to the log. */
+  SMTP_URL: T.Optional(T.String({ pattern: '^smtps?://' })),
+  /** Sender address of outgoing mail. */
+  MAIL_FROM: T.String({ default: 'Partnerd <partnerd@localhost>', minLength: 3 }),
+  /** `open` lets partners sign themselves up; `closed` (default) does not. */
+  PARTNER_SIGNUP: T.Union([T.Literal('open'), T.Literal('closed')], { default: 'closed' }),
+  /** Days a commission is held before automatic approval, when its campaign says nothing. */
+  HOLDBACK_DAYS: T.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
+  /** When the holdback approval job runs (cron expression, UTC). */
+  APPROVAL_CRON: T.String({ default: '0 * * * *' }),
+  /** When the payout run happens (cron expression, UTC). */
+  PAYOUT_CRON: T.String({ default: '0 6 1 * *' }),
+  /** Smallest payout in major units, per currency; smaller sums wait for the next run. */
+  MIN_PAYOUT: T.String({ default: '0', pattern: '^[0-9]{1,12}(\\.[0-9]{1,3})?$' }),
+  /** Time limit of one webhook delivery, in milliseconds. */
+  WEBHOOK_TIMEOUT_MS: T.String({ default: '10000', pattern: '^[0-9]{1,7}$' }),
+  /** Retry failed webhook deliveries automatically on a backoff schedule. */
+  WEBHOOK_AUTO_RETRY: T.Optional(Bool),
+  /** Allow plain-HTTP webhook subscribers. */
+  WEBHOOK_ALLOW_HTTP: T.Optional(Bool),
+  /** Allow webhook subscribers on private, loopback and link-local addresses. */
+  WEBHOOK_ALLOW_PRIVATE: T.Optional(Bool),
+  /** Stripe webhook signing secret; mounts POST /webhooks/stripe when set. */
+  STRIPE_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
+  /** Stripe API key; enables Connect transfers for payouts when set. */
+  STRIPE_SECRET_KEY: T.Optional(T.String({ minLength: 1 })),
+  /** Log verbosity. */
+  LOG_LEVEL: T.Union(
+    [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
+    { default: 'info' },
+  ),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export type Config = {
+  port: number;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminApiKey: string | undefined;
+  adminEmails: string[];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  partnerSignup: 'open' | 'closed';
+  holdbackDays: number;
+  approvalCron: string;
+  payoutCron: string;
+  minPayout: string;
+  webhookTimeoutMs: number;
+  webhookAutoRetry: boolean;
+  webhookAllowHttp: boolean;
+  webhookAllowPrivate: boolean;
+  stripeWebhookSecret: string | undefined;
+  stripeSecretKey: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const env = Value.Default(EnvSchema, raw) as Env;
+  const problems: string[] = [];
+  for (const error of Value.Errors(EnvSchema, env)) {
+    const name = error.path.replace(/^\//, '');
+    problems.push(`${name}: ${describe(error.schema as never)} (got ${JSON.stringify(error.value)})`);
+  }
+  const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);
+  for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON'] as const) {
+    try {
+      new Cron(env[name], { paused: true }).stop();
+    } catch {
+      problems.push(`${name}: not a valid cron expression (got ${JSON.stringify(env[name])})`);
+    }
+  }
+  const port = Number(env.PORT);
+  if (problems.length === 0 && (port < 0 || port > 65535)) problems.push(`PORT: must be 0-65535 (got "${env.PORT}")`);
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  const flag = (v: string | undefined) => v === 'true' || v === '1';
+  return {
+    port,
+    baseUrl: env.BASE_URL.replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    adminApiKey: env.ADMIN_API_KEY,
+    adminEmails: emails,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    partnerSignup: env.PARTNER_SIGNUP,
+    holdbackDays: Number(env.HOLDBACK_DAYS),
+    approvalCron: env.APPROVAL_CRON,
+    payoutCron: env.PAYOUT_CRON,
+    minPayout: env.MIN_PAYOUT,
+    webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS),
+    webhookAutoRetry: flag(env.WEBHOOK_AUTO_RETRY),
+    webhookAllowHttp: flag(env.WEBHOOK_ALLOW_HTTP),
+    webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    stripeSecretKey: env.STRIPE_SECRET_KEY,
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+function describe(schema: { pattern?: string; anyOf?: { const?: unknown }[]; minLength?: number }): string {
+  if (schema.anyOf) return `must be one of ${schema.anyOf.map((s) => JSON.stringify(s.const)).join(', ')}`;
+  if (schema.pattern) return `must match ${schema.pattern}`;
+  if (schema.minLength) return `must not be empty`;
+  return 'invalid value';
+}

@@ -1,0 +1,36 @@
+// The one postgres.js instance of the process, and how it is opened and closed.
+import postgres from 'postgres';
+import type { Config } from '../config';
+import type { Logger } from '../lib/log';
+import { startEmbeddedPostgres } from './embedded';
+
+export type Sql = postgres.Sql<{ bigint: bigint }>;
+export type Tx = postgres.TransactionSql<{ bigint: bigint }> | Sql;
+
+export function openSql(url: string, options: { max?: number } = {}): Sql {
+  const parsed = new URL(url);
+  return postgres(url, {
+    user: decodeURIComponent(parsed.username) || 'postgres',
+    max: options.max ?? 20,
+    onnotice: () => undefined,
+    types: { bigint: postgres.BigInt },
+    connection: { application_name: 'partnerd' },
+  });
+}
+
+export type Database = { sql: Sql; url: string; close(): Promise<void> };
+
+/** Connects to DATABASE_URL, or starts the embedded server in DATA_DIR when it is unset. */
+export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, log);
+  const url = config.databaseUrl ?? embedded!.url;
+  const sql = openSql(url);
+  return {
+    sql,
+    url,
+    async close() {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Entry point: config -> database -> migrations -> admin key -> HTTP server; clean stop on signals.
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db';
+import { migrate } from './db/migrate';
+import { createLogger } from './lib/log';
+import { bootstrapAdminKey } from './modules/auth/keys';
+import { createContext, serve } from './server';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`partnerd: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
+}
+
+const log = createLogger(config.logLevel);
+const db = await openDatabase(config, log).catch(async (error) => {
+  log.error('cannot open the database', { error: String(error?.message ?? error) });
+  process.exit(1);
+});
+
+try {
+  const applied = await migrate(db.sql);
+  if (applied.length > 0) log.info('migrations applied', { versions: applied });
+  const generated = await bootstrapAdminKey(db.sql, config.adminApiKey);
+  if (generated) {
+    // printed once: only its hash is kept
+    log.warn('generated an admin API key; store it now, it is not shown again', { adminApiKey: generated });
+  }
+} catch (error) {
+  log.error('startup failed', { error });
+  await db.close();
+  process.exit(1);
+}
+
+const ctx = createContext(config, db.sql, log);
+const server = serve(ctx);
+log.info('partnerd listening', { url: server.url, baseUrl: config.baseUrl, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded' });
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info('stopping', { signal });
+  await server.stop();
+  ctx.mailer.close();
+  await db.close();
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,38 @@
+// Small shared pieces of the HTTP layer: pagination query, id params, JSON null answers.
+import { t } from 'elysia';
+import { AppError } from './errors';
+import { isId, type IdKind } from './ids';
+
+/** `limit` 1-200 (default 100) and an opaque `cursor`, the same on every list. */
+export const PageQuery = {
+  limit: t.Optional(t.String({ maxLength: 10, description: 'Page size, 1-200 (default 100).' })),
+  cursor: t.Optional(t.String({ maxLength: 64, description: 'nextCursor of the previous page.' })),
+};
+
+export type Page = { limit: number; cursor?: string };
+
+/** Checks the cursor has the shape of the list's ids; a garbled cursor is a 400, not an empty page. */
+export function readPage(query: { limit?: string; cursor?: string }, kind: IdKind): Page {
+  const limit = query.limit === undefined ? 100 : Number(query.limit);
+  if (!/^[0-9]{1,3}$/.test(query.limit ?? '100') || limit < 1 || limit > 200) {
+    throw new AppError('invalid_query', 'limit: must be an integer from 1 to 200', [
+      { field: 'limit', message: 'must be an integer from 1 to 200' },
+    ]);
+  }
+  if (query.cursor !== undefined && !isId(kind, query.cursor)) {
+    throw new AppError('invalid_query', 'cursor: not a cursor from this list', [
+      { field: 'cursor', message: 'not a cursor from this list' },
+    ]);
+  }
+  return { limit, cursor: query.cursor };
+}
+
+/** Given limit+1 rows, answers the page and the cursor of the next one. */
+export function paginate<T extends { id: string }>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
+}
+
+export function jsonNull(): Response {
+  return new Response('null', { headers: { 'content-type': 'application/json' } });
+}

@@ -1,0 +1,174 @@
+// Routes for API keys (admin) and for browser sign-in: magic links, signup, sessions.
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { PageQuery, paginate, readPage } from '../../lib/http';
+import { createRateLimiter } from '../../lib/ratelimit';
+import { MINUTE } from '../../lib/time';
+import { escapeHtml, page } from '../../web/page';
+import { Email, Name } from '../partners/model';
+import { findPartner } from '../partners/service';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
+import { authenticate, authPlugin, readCookie } from './plugin';
+import { SCOPES } from './scopes';
+import { consumeLink, requestMagicLink, signUp } from './service';
+import { endSession, SESSION_COOKIE } from './sessions';
+
+const publicKey = (k: ApiKeyRecord) => ({
+  id: k.id,
+  name: k.name,
+  kind: k.kind,
+  scopes: k.scopes,
+  partnerId: k.partnerId,
+  hint: k.hint,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt,
+});
+
+export function apiKeyRoutes(ctx: AppContext) {
+  return new Elysia()
+    .use(authPlugin(ctx))
+    .post(
+      '/api-keys',
+      async ({ body, set }) => {
+        const kind = body.kind ?? 'scoped';
+        if (kind === 'scoped' && (!body.scopes || body.scopes.length === 0)) {
+          throw new AppError('invalid_body', 'scopes: a scoped key needs at least one scope', [
+            { field: 'scopes', message: 'a scoped key needs at least one scope' },
+          ]);
+        }
+        if (kind === 'publishable' && body.scopes && body.scopes.length > 0) {
+          throw new AppError('invalid_body', 'scopes: publishable keys carry no scopes', [
+            { field: 'scopes', message: 'publishable keys carry no scopes' },
+          ]);
+        }
+        const created = await createApiKey(ctx.sql, { name: body.name, kind, scopes: body.scopes });
+        set.status = 201;
+        return { id: created.id, name: created.name, kind: created.kind, scopes: created.scopes, createdAt: created.createdAt, key: created.key };
+      },
+      {
+        auth: 'admin',
+        body: t.Object({
+          name: t.String({ minLength: 1, maxLength: 200 }),
+          kind: t.Optional(t.UnionEnum(['scoped', 'publishable'])),
+          scopes: t.Optional(t.Array(t.UnionEnum([...SCOPES]), { maxItems: SCOPES.length * 2 })),
+        }),
+        detail: { summary: 'Create a scoped or publishable API key (shown once)', tags: ['API keys'] },
+      },
+    )
+    .get(
+      '/api-keys',
+      async ({ query }) => {
+        const page = readPage(query, 'apiKey');
+        const { items, nextCursor } = paginate(await listApiKeys(ctx.sql, { ...page, partnerId: query.partnerId }), page.limit);
+        return { apiKeys: items.map(publicKey), nextCursor };
+      },
+      {
+        auth: 'admin',
+        query: t.Object({ partnerId: t.Optional(t.String({ maxLength: 64 })), ...PageQuery }),
+        detail: { summary: 'List active API keys (never the keys themselves)', tags: ['API keys'] },
+      },
+    )
+    .delete('/api-keys/:id', async ({ params }) => publicKey(await revokeApiKey(ctx.sql, params.id)), {
+      auth: 'admin',
+      params: t.Object({ id: t.String({ maxLength: 64 }) }),
+      detail: { summary: 'Revoke an API key', tags: ['API keys'] },
+    });
+}
+
+const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
+
+/** Browser-facing sign-in routes; not under /v1, their links are in emails. */
+export function sessionRoutes(ctx: AppContext) {
+  const perEmail = createRateLimiter(5, 15 * MINUTE);
+  const secure = ctx.config.baseUrl.startsWith('https://');
+  const cookie = (value: string, maxAge: number) =>
+    `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+
+  return new Elysia({ detail: { tags: ['Sign-in'] } } as never)
+    .post(
+      '/auth/magic-link',
+      async ({ body, set }) => {
+        perEmail(`link:${body.email.toLowerCase()}`);
+        await requestMagicLink(ctx, body.email);
+        set.status = 202;
+        return SENT;
+      },
+      { body: t.Object({ email: Email }), detail: { summary: 'Mail a sign-in link (same answer for any email)' } },
+    )
+    .post(
+      '/auth/signup',
+      async ({ body, set }) => {
+        perEmail(`signup:${body.email.toLowerCase()}`);
+        await signUp(ctx, body);
+        set.status = 202;
+        return { ok: true, message: 'Check your inbox for a link to activate your account.' };
+      },
+      { body: t.Object({ email: Email, name: Name }), detail: { summary: 'Partner self-signup (PARTNER_SIGNUP=open)' } },
+    )
+    .get(
+      '/auth/magic',
+      async ({ query }) => {
+        const outcome = await consumeLink(ctx, query.token ?? '');
+        switch (outcome.kind) {
+          case 'invalid':
+            return page(
+              'Link expired',
+              '<h1>This link has expired or was already used</h1><p>Sign-in links work once and for 15 minutes. Ask for a new one.</p>',
+              400,
+            );
+          case 'revoked':
+            return page(
+              'Account suspended',
+              `<h1>Your partner account is suspended</h1>${outcome.reason ? `<p>Reason: ${escapeHtml(outcome.reason)}</p>` : ''}`,
+              403,
+            );
+          case 'signed-in':
+            return new Response(null, {
+              status: 302,
+              headers: {
+                location: outcome.landing,
+                'set-cookie': cookie(outcome.sessionToken, Math.floor((outcome.expiresAt.getTime() - Date.now()) / 1000)),
+                'cache-control': 'no-store',
+              },
+            });
+        }
+      },
+      {
+        query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }),
+        detail: { summary: 'Consume a magic link: activates, signs in, redirects' },
+      },
+    )
+    .post(
+      '/auth/logout',
+      async ({ request }) => {
+        const token = readCookie(request, SESSION_COOKIE);
+        if (token) await endSession(ctx.sql, token);
+        return new Response(JSON.stringify({ ok: true }), {
+          headers: { 'content-type': 'application/json', 'set-cookie': cookie('', 0) },
+        });
+      },
+      { detail: { summary: 'End the browser session' } },
+    )
+    .get('/portal', async ({ request }) => {
+      const principal = await authenticate(ctx, request).catch(() => null);
+      if (principal?.kind !== 'partner') return signedOutPage();
+      const partner = (await findPartner(ctx.sql, principal.partnerId))!;
+      return page('Partner portal', `<h1>Welcome, ${escapeHtml(partner.name)}</h1><p>You are signed in as ${escapeHtml(partner.email)}.</p>`);
+    }, { detail: { hide: true } })
+    .get('/admin', async ({ request }) => {
+      const principal = await authenticate(ctx, request).catch(() => null);
+      if (principal?.kind !== 'admin' || !principal.email) return signedOutPage();
+      return page('Admin', `<h1>Partnerd admin</h1><p>Signed in as ${escapeHtml(principal.email)}.</p>`);
+    }, { detail: { hide: true } });
+}
+
+function signedOutPage(): Response {
+  return page(
+    'Sign in',
+    `<h1>Sign in</h1><p>Enter your email to receive a sign-in link.</p>
+<form id="f"><input type="email" name="email" required autocomplete="email"> <button>Send link</button></form><p id="m" role="status"></p>
+<script>document.getElementById('f').onsubmit=async e=>{e.preventDefault();const r=await fetch('/auth/magic-link',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({email:e.target.email.value})});document.getElementById('m').textContent=(await r.json()).message}</script>`,
+    401,
+  );
+}

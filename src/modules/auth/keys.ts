@@ -1,0 +1,127 @@
+// API keys: random, shown once, stored as SHA-256 hashes.
+import type { Sql, Tx } from '../../db';
+import { randomToken, safeEqual, sha256 } from '../../lib/crypto';
+import { notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { iso } from '../../lib/time';
+import { KEY_PREFIX, type KeyKind, type Principal, type Scope } from './scopes';
+
+export type ApiKeyRecord = {
+  id: string;
+  name: string;
+  kind: KeyKind;
+  scopes: Scope[];
+  partnerId: string | null;
+  hint: string;
+  createdAt: string;
+  revokedAt: string | null;
+};
+
+function toRecord(row: Record<string, unknown>): ApiKeyRecord {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    kind: row.kind as KeyKind,
+    scopes: row.scopes as Scope[],
+    partnerId: (row.partner_id as string | null) ?? null,
+    hint: row.key_hint as string,
+    createdAt: iso(row.created_at as Date)!,
+    revokedAt: iso(row.revoked_at as Date | null),
+  };
+}
+
+export function generateKey(kind: KeyKind): string {
+  return KEY_PREFIX[kind] + randomToken(32);
+}
+
+/** Creates a key; answers the record and the plaintext key, which is never available again. */
+export async function createApiKey(
+  sql: Tx,
+  input: { name: string; kind: KeyKind; scopes?: Scope[]; partnerId?: string; source?: 'api' | 'env' | 'bootstrap'; key?: string },
+): Promise<ApiKeyRecord & { key: string }> {
+  const key = input.key ?? generateKey(input.kind);
+  const scopes = input.kind === 'scoped' ? [...new Set(input.scopes ?? [])].sort() : [];
+  const [row] = await sql`
+    insert into api_keys (id, name, kind, scopes, partner_id, key_hash, key_hint, source)
+    values (${newId('apiKey')}, ${input.name}, ${input.kind}, ${scopes}, ${input.partnerId ?? null},
+            ${sha256(key)}, ${key.slice(0, KEY_PREFIX[input.kind].length + 4) + '…' + key.slice(-4)}, ${input.source ?? 'api'})
+    returning *`;
+  return { ...toRecord(row!), key };
+}
+
+export async function listApiKeys(
+  sql: Sql,
+  page: { limit: number; cursor?: string; partnerId?: string },
+): Promise<ApiKeyRecord[]> {
+  const rows = await sql`
+    select * from api_keys
+    where revoked_at is null and kind <> 'admin'
+      ${page.partnerId ? sql`and partner_id = ${page.partnerId}` : sql``}
+      ${page.cursor ? sql`and id < ${page.cursor}` : sql``}
+    order by id desc
+    limit ${page.limit + 1}`;
+  return rows.map(toRecord);
+}
+
+export async function revokeApiKey(sql: Sql, id: string): Promise<ApiKeyRecord> {
+  const [row] = await sql`
+    update api_keys set revoked_at = coalesce(revoked_at, now())
+    where id = ${id} and kind <> 'admin'
+    returning *`;
+  if (!row) throw notFound('api key');
+  return toRecord(row);
+}
+
+export async function revokePartnerKeys(sql: Tx, partnerId: string): Promise<number> {
+  const rows = await sql`
+    update api_keys set revoked_at = now()
+    where partner_id = ${partnerId} and revoked_at is null
+    returning id`;
+  return rows.length;
+}
+
+/** Resolves a presented key to its principal; null when unknown or revoked. */
+export async function principalForKey(sql: Sql, key: string): Promise<Principal | null> {
+  // Looked up by digest, so the index never compares the secret itself; the final check is
+  // constant-time as well.
+  const hash = sha256(key);
+  const [row] = await sql`
+    select id, kind, scopes, partner_id, key_hash from api_keys
+    where key_hash = ${hash} and revoked_at is null`;
+  if (!row || !safeEqual(row.key_hash, hash)) return null;
+  switch (row.kind as KeyKind) {
+    case 'admin':
+      return { kind: 'admin', keyId: row.id, email: null };
+    case 'scoped':
+      return { kind: 'scoped', keyId: row.id, scopes: row.scopes };
+    case 'partner':
+      return { kind: 'partner', partnerId: row.partner_id, keyId: row.id };
+    case 'publishable':
+      return { kind: 'publishable', keyId: row.id };
+  }
+}
+
+/**
+ * Makes sure an admin key exists. ADMIN_API_KEY set: that key is the (only) environment admin key.
+ * Unset and no admin key yet: one is generated and answered, so the caller prints it once.
+ */
+export async function bootstrapAdminKey(sql: Sql, envKey: string | undefined): Promise<string | null> {
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${0x6b657973})`;
+    if (envKey) {
+      const hash = sha256(envKey);
+      // the environment key replaces every other key the service made for itself (rotation path)
+      await tx`
+        update api_keys set revoked_at = now()
+        where kind = 'admin' and source in ('env', 'bootstrap') and key_hash <> ${hash} and revoked_at is null`;
+      const [existing] = await tx`select id from api_keys where key_hash = ${hash}`;
+      if (existing) await tx`update api_keys set revoked_at = null where id = ${existing.id}`;
+      else await createApiKey(tx, { name: 'ADMIN_API_KEY', kind: 'admin', source: 'env', key: envKey });
+      return null;
+    }
+    const [any] = await tx`select id from api_keys where kind = 'admin' and revoked_at is null limit 1`;
+    if (any) return null;
+    const created = await createApiKey(tx, { name: 'generated at first boot', kind: 'admin', source: 'bootstrap' });
+    return created.key;
+  });
+}

@@ -1,0 +1,100 @@
+// The one auth plugin: every route declares `auth: <rule>`; the macro resolves who is calling
+// (admin, scoped, partner or publishable key, or a session cookie) and checks the rule.
+import { Elysia } from 'elysia';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { principalForKey } from './keys';
+import type { Principal, Scope } from './scopes';
+import { principalForSession, SESSION_COOKIE } from './sessions';
+
+/**
+ * - a scope: admin, or a scoped key holding it
+ * - 'admin': the admin key or an admin session only
+ * - an object: a scope (or 'admin'), plus whether partner principals and publishable keys may pass;
+ *   routes that let partners in check ownership themselves (see requirePartner)
+ */
+export type AuthRule = Scope | 'admin' | { scope: Scope | 'admin'; partner?: boolean; publishable?: boolean };
+
+export function authPlugin(ctx: AppContext) {
+  return new Elysia().macro('auth', (rule: AuthRule) => ({
+    async resolve({ request }) {
+      const principal = await authenticate(ctx, request);
+      authorize(principal, rule);
+      return { principal };
+    },
+  }));
+}
+
+export async function authenticate(ctx: AppContext, request: Request): Promise<Principal> {
+  const header = request.headers.get('authorization');
+  if (header !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new AppError('unauthorized', 'Authorization header must be "Bearer <API key>"');
+    const key = match[1]!;
+    const principal = key.length <= 256 ? await principalForKey(ctx.sql, key) : null;
+    if (!principal) throw new AppError('unauthorized', 'unknown or revoked API key');
+    return principal;
+  }
+  const token = readCookie(request, SESSION_COOKIE);
+  if (token && token.length <= 256) {
+    const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
+    if (principal) {
+      refuseCrossSite(ctx, request);
+      return principal;
+    }
+  }
+  throw new AppError('unauthorized', 'missing credentials: send "Authorization: Bearer <API key>"');
+}
+
+export function authorize(principal: Principal, rule: AuthRule): void {
+  const { scope, partner = false, publishable = false } = typeof rule === 'string' ? { scope: rule } : rule;
+  switch (principal.kind) {
+    case 'admin':
+      return;
+    case 'scoped':
+      if (scope !== 'admin' && principal.scopes.includes(scope)) return;
+      throw new AppError('forbidden', scope === 'admin' ? 'this call needs the admin key' : `this key lacks the ${scope} scope`);
+    case 'partner':
+      if (partner) return;
+      throw new AppError('forbidden', 'partner credentials may not make this call');
+    case 'publishable':
+      if (publishable) return;
+      throw new AppError('forbidden', 'a publishable key may only identify users and record clicks');
+  }
+}
+
+/** Partner principals may only touch their own partner; everyone who passed the rule may touch any. */
+export function requirePartner(principal: Principal, partnerId: string): void {
+  if (principal.kind === 'partner' && principal.partnerId !== partnerId) {
+    throw new AppError('forbidden', 'partners may only access their own data');
+  }
+}
+
+/** The partner id a partner principal is limited to, or undefined for everyone else. */
+export function ownPartnerId(principal: Principal): string | undefined {
+  return principal.kind === 'partner' ? principal.partnerId : undefined;
+}
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get('cookie');
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+// Cookies ride along on cross-site requests; a state change made with a session must come from
+// our own origin. Browsers always send Origin (or Sec-Fetch-Site) on such requests.
+function refuseCrossSite(ctx: AppContext, request: Request): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.get('origin');
+  const site = request.headers.get('sec-fetch-site');
+  const own = new URL(ctx.config.baseUrl).origin;
+  if ((origin && origin !== own) || (site && site !== 'same-origin' && site !== 'none')) {
+    throw new AppError('forbidden', 'cross-site request refused');
+  }
+}

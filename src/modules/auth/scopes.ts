@@ -1,0 +1,29 @@
+// The scopes a scoped (`sk_`) key can carry, and the kinds of key.
+
+export const SCOPES = [
+  'partners:read',
+  'partners:write',
+  'events:read',
+  'events:write',
+  'campaigns:read',
+  'campaigns:write',
+  'links:write',
+  'commissions:read',
+  'commissions:write',
+  'payouts:read',
+  'payouts:write',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const KEY_PREFIX = { admin: 'sk_admin_', scoped: 'sk_', publishable: 'pk_', partner: 'sk_ptn_' } as const;
+export type KeyKind = keyof typeof KEY_PREFIX;
+
+/** Who is calling: resolved once per request by the auth plugin. */
+export type Principal =
+  | { kind: 'admin'; keyId: string | null; email: string | null }
+  | { kind: 'scoped'; keyId: string; scopes: Scope[] }
+  | { kind: 'partner'; partnerId: string; keyId: string | null }
+  | { kind: 'publishable'; keyId: string };

@@ -1,0 +1,73 @@
+// Sign-in flows: asking for a magic link, consuming one, self-signup.
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { sendQuietly } from '../../mail';
+import { revokedEmail, signInEmail } from '../../mail/templates';
+import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../partners/service';
+import { consumeMagicLink, issueMagicLink, magicLinkUrl } from './magic';
+import { createSession } from './sessions';
+
+/**
+ * Mails a sign-in link to an admin (ADMIN_EMAILS) or a partner. Unknown emails get nothing, revoked
+ * partners get the reason; the caller answers the same in every case.
+ */
+export async function requestMagicLink(ctx: AppContext, rawEmail: string): Promise<void> {
+  const email = rawEmail.trim().toLowerCase();
+  if (ctx.config.adminEmails.includes(email)) {
+    const link = await issueMagicLink(ctx.sql, { purpose: 'admin', email });
+    await sendQuietly(ctx.mailer, ctx.log, signInEmail({ to: email, link: magicLinkUrl(ctx.config.baseUrl, link.token) }));
+    return;
+  }
+  const partner = await findPartnerByEmail(ctx.sql, email);
+  if (!partner) return;
+  if (partner.status === 'revoked') {
+    await sendQuietly(ctx.mailer, ctx.log, revokedEmail({ to: email, name: partner.name, reason: partner.revokeReason }));
+    return;
+  }
+  const link = await issueMagicLink(ctx.sql, { purpose: 'signin', email, partnerId: partner.id });
+  await sendQuietly(ctx.mailer, ctx.log, signInEmail({ to: email, link: magicLinkUrl(ctx.config.baseUrl, link.token) }));
+}
+
+export type MagicOutcome =
+  | { kind: 'signed-in'; sessionToken: string; expiresAt: Date; landing: '/portal' | '/admin' }
+  | { kind: 'invalid' }
+  | { kind: 'revoked'; reason: string | null };
+
+/** Uses a link once: activates a pending partner (partner.activated) and opens a session. */
+export async function consumeLink(ctx: AppContext, token: string): Promise<MagicOutcome> {
+  return ctx.sql.begin(async (tx): Promise<MagicOutcome> => {
+    const link = await consumeMagicLink(tx, token);
+    if (!link) return { kind: 'invalid' };
+    if (link.purpose === 'admin') {
+      if (!ctx.config.adminEmails.includes(link.email)) return { kind: 'invalid' };
+      const session = await createSession(tx, { kind: 'admin', email: link.email });
+      return { kind: 'signed-in', sessionToken: session.token, expiresAt: session.expiresAt, landing: '/admin' };
+    }
+    const partner = link.partnerId ? await findPartner(tx, link.partnerId) : null;
+    if (!partner) return { kind: 'invalid' };
+    if (partner.status === 'revoked') return { kind: 'revoked', reason: partner.revokeReason };
+    await activatePartner(tx, partner.id);
+    const session = await createSession(tx, { kind: 'partner', partnerId: partner.id });
+    return { kind: 'signed-in', sessionToken: session.token, expiresAt: session.expiresAt, landing: '/portal' };
+  });
+}
+
+/** Whether partners may sign themselves up: the settings row wins over PARTNER_SIGNUP. */
+export async function signupOpen(ctx: AppContext): Promise<boolean> {
+  const [row] = await ctx.sql`select partner_signup from settings`;
+  return (row?.partner_signup ?? ctx.config.partnerSignup) === 'open';
+}
+
+/** Self-signup: a pending partner and an invite link; an existing email just gets a sign-in link. */
+export async function signUp(ctx: AppContext, input: { email: string; name: string }): Promise<void> {
+  if (!(await signupOpen(ctx))) throw new AppError('forbidden', 'partner signup is closed');
+  const existing = await findPartnerByEmail(ctx.sql, input.email);
+  if (existing) return requestMagicLink(ctx, input.email);
+  try {
+    await createPartner(ctx, { email: input.email, name: input.name, sendInvite: true, campaignGrantSource: 'signup' });
+  } catch (error) {
+    // a concurrent signup with the same email won the race: answer as for an existing partner
+    if (error instanceof AppError && error.code === 'conflict') return;
+    throw error;
+  }
+}

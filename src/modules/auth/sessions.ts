@@ -1,0 +1,47 @@
+// Browser sessions (partner portal and admin UI): a random id in an HttpOnly cookie, stored hashed.
+import type { Sql, Tx } from '../../db';
+import { randomToken, sha256 } from '../../lib/crypto';
+import { DAY } from '../../lib/time';
+import type { Principal } from './scopes';
+
+export const SESSION_COOKIE = 'partnerd_session';
+export const SESSION_TTL_MS = 30 * DAY;
+
+export type SessionOwner = { kind: 'partner'; partnerId: string } | { kind: 'admin'; email: string };
+
+/** Opens a session; answers the cookie value. */
+export async function createSession(sql: Tx, owner: SessionOwner): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomToken(32);
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await sql`
+    insert into sessions (id_hash, kind, partner_id, admin_email, expires_at)
+    values (${sha256(token)}, ${owner.kind}, ${owner.kind === 'partner' ? owner.partnerId : null},
+            ${owner.kind === 'admin' ? owner.email : null}, ${expiresAt})`;
+  return { token, expiresAt };
+}
+
+/** The principal behind a session cookie; null when unknown, ended, expired, or its partner revoked. */
+export async function principalForSession(sql: Sql, token: string, adminEmails: string[]): Promise<Principal | null> {
+  const [row] = await sql`
+    select s.kind, s.partner_id, s.admin_email
+    from sessions s left join partners p on p.id = s.partner_id
+    where s.id_hash = ${sha256(token)} and s.revoked_at is null and s.expires_at > now()
+      and (s.kind = 'admin' or p.revoked_at is null)`;
+  if (!row) return null;
+  if (row.kind === 'partner') return { kind: 'partner', partnerId: row.partner_id, keyId: null };
+  // an admin removed from ADMIN_EMAILS loses access at once
+  if (!adminEmails.includes(row.admin_email)) return null;
+  return { kind: 'admin', keyId: null, email: row.admin_email };
+}
+
+export async function endSession(sql: Sql, token: string): Promise<void> {
+  await sql`update sessions set revoked_at = now() where id_hash = ${sha256(token)} and revoked_at is null`;
+}
+
+export async function endPartnerSessions(sql: Tx, partnerId: string): Promise<number> {
+  const rows = await sql`
+    update sessions set revoked_at = now()
+    where partner_id = ${partnerId} and revoked_at is null
+    returning id_hash`;
+  return rows.length;
+}

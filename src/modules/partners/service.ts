@@ -1,0 +1,289 @@
+// Partner rules: creation (admin, self-signup, federation), invites, revoke and reinstate.
+import type { AppContext } from '../../context';
+import type { Sql, Tx } from '../../db';
+import { AppError, conflict, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { iso } from '../../lib/time';
+import { sendQuietly } from '../../mail';
+import { inviteEmail, reinstatedEmail, revokedEmail } from '../../mail/templates';
+import { issueMagicLink, magicLinkUrl } from '../auth/magic';
+import { endPartnerSessions } from '../auth/sessions';
+import { revokePartnerKeys } from '../auth/keys';
+import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
+import { enqueueEvent } from '../webhooks/outbox';
+
+export type PartnerStatus = 'pending' | 'active' | 'revoked';
+
+export type Partner = {
+  id: string;
+  email: string;
+  name: string;
+  status: PartnerStatus;
+  activatedAt: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  revokeReason: string | null;
+  billingConnectAccountId: string | null;
+  metadata: Record<string, unknown>;
+  campaignIds: string[];
+};
+
+export function partnerStatus(row: { activated_at: Date | null; revoked_at: Date | null }): PartnerStatus {
+  if (row.revoked_at) return 'revoked';
+  return row.activated_at ? 'active' : 'pending';
+}
+
+type Row = Record<string, any>;
+
+function toPartner(row: Row): Partner {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    status: partnerStatus(row as never),
+    activatedAt: iso(row.activated_at),
+    createdAt: iso(row.created_at)!,
+    revokedAt: iso(row.revoked_at),
+    revokeReason: row.revoke_reason ?? null,
+    billingConnectAccountId: row.billing_connect_account_id ?? null,
+    metadata: row.metadata ?? {},
+    campaignIds: row.campaign_ids ?? [],
+  };
+}
+
+const SELECT_PARTNER = (sql: Tx) => sql`
+  select p.*,
+    coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
+  from partners p`;
+
+export async function findPartner(sql: Tx, id: string): Promise<Partner | null> {
+  const [row] = await sql`${SELECT_PARTNER(sql)} where p.id = ${id}`;
+  return row ? toPartner(row) : null;
+}
+
+export async function getPartner(sql: Tx, id: string): Promise<Partner> {
+  const partner = await findPartner(sql, id);
+  if (!partner) throw notFound('partner');
+  return partner;
+}
+
+export async function findPartnerByEmail(sql: Tx, email: string): Promise<Partner | null> {
+  const [row] = await sql`${SELECT_PARTNER(sql)} where p.email = ${email.toLowerCase()}`;
+  return row ? toPartner(row) : null;
+}
+
+export async function listPartners(
+  sql: Sql,
+  filter: { email?: string; limit: number; cursor?: string },
+): Promise<Partner[]> {
+  const rows = await sql`
+    ${SELECT_PARTNER(sql)}
+    where true
+      ${filter.email !== undefined ? sql`and p.email = ${filter.email.toLowerCase()}` : sql``}
+      ${filter.cursor ? sql`and p.id < ${filter.cursor}` : sql``}
+    order by p.id desc
+    limit ${filter.limit + 1}`;
+  return rows.map(toPartner);
+}
+
+/** Omitted: every current campaign. Given: each must exist and not be archived. */
+async function resolveCampaignIds(sql: Tx, requested: string[] | undefined): Promise<string[]> {
+  if (requested === undefined) {
+    const rows = await sql`select id from campaigns where archived_at is null order by id`;
+    return rows.map((r) => r.id as string);
+  }
+  const unique = [...new Set(requested)].sort();
+  if (unique.length === 0) return [];
+  const rows = await sql`select id from campaigns where id = any(${unique}) and archived_at is null`;
+  const found = new Set(rows.map((r) => r.id as string));
+  const missing = unique.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw new AppError(
+      'invalid_body',
+      `campaignIds: unknown or archived campaign ${missing.join(', ')}`,
+      missing.map((id) => ({ field: 'campaignIds', message: `unknown or archived campaign ${id}` })),
+    );
+  }
+  return unique;
+}
+
+async function grantCampaigns(sql: Tx, partnerId: string, campaignIds: string[], source: string) {
+  if (campaignIds.length === 0) return;
+  const rows = campaignIds.map((campaign_id) => ({ partner_id: partnerId, campaign_id, source }));
+  await sql`insert into partner_campaigns ${sql(rows, 'partner_id', 'campaign_id', 'source')} on conflict do nothing`;
+}
+
+function checkMetadata(metadata: Record<string, unknown> | undefined) {
+  if (metadata && JSON.stringify(metadata).length > 16_384) {
+    throw new AppError('invalid_body', 'metadata: larger than 16 KiB', [{ field: 'metadata', message: 'larger than 16 KiB' }]);
+  }
+}
+
+export type CreatePartnerInput = {
+  email: string;
+  name: string;
+  sendInvite?: boolean;
+  metadata?: Record<string, unknown>;
+  campaignIds?: string[];
+  campaignGrantSource?: 'admin' | 'offering' | 'signup';
+  commissionSnapshot?: CommissionSnapshot;
+};
+
+/**
+ * Inserts a partner and emits partner.created (and partnership.approved for network federation),
+ * then mails the invite once the transaction has committed.
+ */
+export async function createPartner(ctx: AppContext, input: CreatePartnerInput): Promise<Partner & { invited: boolean }> {
+  const email = input.email.trim().toLowerCase();
+  const sendInvite = input.sendInvite ?? true;
+  checkMetadata(input.metadata);
+  if (input.commissionSnapshot) {
+    const problems = ruleProblems(input.commissionSnapshot.rules, 'commissionSnapshot.rules');
+    if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+  }
+  const source = input.campaignGrantSource ?? 'admin';
+  const networkCreatorId = input.metadata?.networkCreatorId;
+  const federated = source === 'offering' && typeof networkCreatorId === 'string' && input.commissionSnapshot !== undefined;
+
+  const { partner, invite } = await ctx.sql.begin(async (tx) => {
+    const campaignIds = await resolveCampaignIds(tx, input.campaignIds);
+    const id = newId('partner');
+    const inserted = await tx`
+      insert into partners (id, email, name, metadata, activated_at)
+      values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as never)},
+              ${sendInvite ? null : tx`now()`})
+      on conflict (email) do nothing
+      returning id`;
+    if (inserted.length === 0) throw conflict(`a partner with email ${email} already exists`);
+    await grantCampaigns(tx, id, campaignIds, source);
+    if (input.commissionSnapshot) {
+      await tx`insert into partner_commission_snapshots (partner_id, snapshot) values (${id}, ${tx.json(input.commissionSnapshot as never)})`;
+    }
+    const partner = (await findPartner(tx, id))!;
+    await enqueueEvent(tx, 'partner.created', {
+      partnerId: id,
+      email,
+      name: partner.name,
+      activatedAt: partner.activatedAt,
+      invited: sendInvite,
+      campaignIds,
+    });
+    if (federated) {
+      await enqueueEvent(tx, 'partnership.approved', {
+        partnerId: id,
+        email,
+        name: partner.name,
+        networkCreatorId: networkCreatorId as string,
+        campaignIds,
+      });
+    }
+    const invite = sendInvite ? await issueMagicLink(tx, { purpose: 'invite', email, partnerId: id }) : null;
+    return { partner, invite };
+  });
+  if (invite) {
+    await sendQuietly(ctx.mailer, ctx.log, inviteEmail({ to: email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
+  }
+  return { ...partner, invited: sendInvite };
+}
+
+export type UpdatePartnerInput = {
+  name?: string;
+  metadata?: Record<string, unknown>;
+  campaignIds?: string[];
+  billingConnectAccountId?: string | null;
+};
+
+export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerInput): Promise<Partner> {
+  checkMetadata(input.metadata);
+  return sql.begin(async (tx) => {
+    const [row] = await tx`
+      update partners set
+        name = coalesce(${input.name?.trim() ?? null}, name),
+        metadata = coalesce(${input.metadata ? tx.json(input.metadata as never) : null}, metadata),
+        billing_connect_account_id = ${
+          input.billingConnectAccountId === undefined ? tx`billing_connect_account_id` : input.billingConnectAccountId
+        },
+        updated_at = now()
+      where id = ${id}
+      returning id`;
+    if (!row) throw notFound('partner');
+    if (input.campaignIds !== undefined) {
+      const campaignIds = await resolveCampaignIds(tx, input.campaignIds);
+      await tx`delete from partner_campaigns where partner_id = ${id} and campaign_id <> all(${campaignIds})`;
+      await grantCampaigns(tx, id, campaignIds, 'admin');
+    }
+    return (await findPartner(tx, id))!;
+  });
+}
+
+/** Sends a fresh invite link; earlier ones stay valid until they expire. */
+export async function reinvitePartner(ctx: AppContext, id: string): Promise<{ ok: true; expiresAt: string }> {
+  const { partner, invite } = await ctx.sql.begin(async (tx) => {
+    const partner = await getPartner(tx, id);
+    if (partner.status === 'active') throw conflict('partner has already accepted the invite');
+    if (partner.status === 'revoked') throw conflict('partner is revoked; reinstate it first');
+    const invite = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: id });
+    return { partner, invite };
+  });
+  await sendQuietly(ctx.mailer, ctx.log, inviteEmail({ to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
+  return { ok: true, expiresAt: invite.expiresAt.toISOString() };
+}
+
+/**
+ * Suspends a partner: sessions end at once, no new attribution accrues, earned commissions stay.
+ * `revokeKeys` (the DELETE form) also revokes the partner's API keys. Revoking twice changes nothing.
+ */
+export async function revokePartner(
+  ctx: AppContext,
+  id: string,
+  input: { reason?: string; revokeKeys: boolean },
+): Promise<Partner> {
+  const reason = input.reason?.trim() || null;
+  const { partner, first } = await ctx.sql.begin(async (tx) => {
+    const [row] = await tx`
+      update partners set revoked_at = now(), revoke_reason = ${reason}, updated_at = now()
+      where id = ${id} and revoked_at is null
+      returning id`;
+    const [exists] = row ? [row] : await tx`select id from partners where id = ${id}`;
+    if (!exists) throw notFound('partner');
+    await endPartnerSessions(tx, id);
+    if (input.revokeKeys) await revokePartnerKeys(tx, id);
+    return { partner: (await findPartner(tx, id))!, first: Boolean(row) };
+  });
+  if (first) await sendQuietly(ctx.mailer, ctx.log, revokedEmail({ to: partner.email, name: partner.name, reason }));
+  return partner;
+}
+
+/** Undoes a revoke: active again if it was ever activated, else pending. */
+export async function reinstatePartner(ctx: AppContext, id: string): Promise<Partner> {
+  const partner = await ctx.sql.begin(async (tx) => {
+    const current = await getPartner(tx, id);
+    if (current.status !== 'revoked') throw conflict('partner is not revoked');
+    await tx`update partners set revoked_at = null, revoke_reason = null, updated_at = now() where id = ${id}`;
+    return (await findPartner(tx, id))!;
+  });
+  await sendQuietly(ctx.mailer, ctx.log, reinstatedEmail({ to: partner.email, name: partner.name }));
+  return partner;
+}
+
+export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promise<(CommissionSnapshot & { partnerId: string; createdAt: string }) | null> {
+  await getPartner(sql, partnerId);
+  const [row] = await sql`select snapshot, created_at from partner_commission_snapshots where partner_id = ${partnerId}`;
+  if (!row) return null;
+  return { partnerId, ...(row.snapshot as CommissionSnapshot), createdAt: iso(row.created_at)! };
+}
+
+/** Activates a pending partner (first use of an invite or sign-in link); emits partner.activated. */
+export async function activatePartner(tx: Tx, id: string): Promise<void> {
+  const [row] = await tx`
+    update partners set activated_at = now(), updated_at = now()
+    where id = ${id} and activated_at is null and revoked_at is null
+    returning id, email, name, activated_at`;
+  if (!row) return;
+  await enqueueEvent(tx, 'partner.activated', {
+    partnerId: row.id,
+    email: row.email,
+    name: row.name,
+    activatedAt: iso(row.activated_at)!,
+  });
+}

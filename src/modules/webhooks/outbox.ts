@@ -1,0 +1,31 @@
+// The transactional outbox: modules call enqueueEvent inside their own transaction, so an envelope
+// (and its delivery rows) exists exactly when the change that caused it commits.
+import type { Tx } from '../../db';
+import { newId } from '../../lib/ids';
+import type { EventPayloads, EventType } from './events';
+
+export const DELIVERY_CHANNEL = 'partnerd_deliveries';
+
+export type Envelope<E extends EventType = EventType> = { id: string; event: E; created: string; data: EventPayloads[E] };
+
+/**
+ * Records one envelope and a pending delivery for every active endpoint subscribed to its type
+ * (or to "*"). Endpoints registered later never receive it. Answers the envelope.
+ */
+export async function enqueueEvent<E extends EventType>(sql: Tx, type: E, data: EventPayloads[E]): Promise<Envelope<E>> {
+  const id = newId('event');
+  const [row] = await sql`
+    insert into webhook_events (id, type, data)
+    values (${id}, ${type}, ${sql.json(data as never)})
+    returning created_at`;
+  const endpoints = await sql`
+    select id from webhook_endpoints
+    where active and (${type} = any(events) or '*' = any(events))
+    order by id`;
+  if (endpoints.length > 0) {
+    const rows = endpoints.map((e) => ({ id: newId('event'), endpoint_id: e.id as string, event_id: id, event: type }));
+    await sql`insert into webhook_deliveries ${sql(rows, 'id', 'endpoint_id', 'event_id', 'event')}`;
+    await sql`select pg_notify(${DELIVERY_CHANNEL}, ${id})`;
+  }
+  return { id, event: type, created: (row!.created_at as Date).toISOString(), data };
+}

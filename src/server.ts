@@ -1,0 +1,38 @@
+// Builds the context and serves the app; used by src/index.ts and by the test harness.
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Sql } from './db';
+import { createApp, createFetch, MAX_BODY_BYTES } from './app';
+import type { Logger } from './lib/log';
+import { createMetrics } from './lib/metrics';
+import { createMailer } from './mail';
+
+export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
+  return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics() };
+}
+
+export type RunningServer = { url: string; port: number; stop(): Promise<void> };
+
+/** Listens on config.port (0: any free port); stop() lets in-flight requests finish. */
+export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
+  const app = createApp(ctx);
+  const server = Bun.serve({
+    port: ctx.config.port,
+    hostname,
+    fetch: createFetch(ctx, app),
+    // our own parser answers 413 at 1 MiB with a JSON error; this only stops absurd bodies early
+    maxRequestBodySize: 16 * MAX_BODY_BYTES,
+    error: (error) => {
+      ctx.log.error('unhandled', { error });
+      return Response.json({ code: 'internal', message: 'internal error' }, { status: 500 });
+    },
+  });
+  const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname;
+  return {
+    url: `http://${host}:${server.port}`,
+    port: server.port!,
+    async stop() {
+      await server.stop(false);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// A whole Partnerd service for one test file: its own database (cloned from the template), a real
+// SMTP catcher, the HTTP server on a free port, and helpers to call it.
+import { createServer } from 'node:net';
+import { loadConfig, type Config } from '../../src/config';
+import type { Sql } from '../../src/db';
+import { createLogger } from '../../src/lib/log';
+import { bootstrapAdminKey, createApiKey } from '../../src/modules/auth/keys';
+import type { Scope } from '../../src/modules/auth/scopes';
+import { createContext, serve } from '../../src/server';
+import type { AppContext } from '../../src/context';
+import { startMailCatcher, type MailCatcher } from './mail';
+import { createTestDatabase } from './postgres';
+
+export const ADMIN_KEY = 'sk_admin_test0000000000000000000000000000000000';
+
+export type ApiResponse<T = any> = { status: number; body: T; headers: Headers };
+
+export type TestService = {
+  url: string;
+  sql: Sql;
+  ctx: AppContext;
+  config: Config;
+  mail: MailCatcher;
+  adminKey: string;
+  /** Calls the API; `key` defaults to the admin key, `null` sends no Authorization header. */
+  api<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string },
+  ): Promise<ApiResponse<T>>;
+  scopedKey(scopes: Scope[]): Promise<string>;
+  publishableKey(): Promise<string>;
+  partnerKey(partnerId: string): Promise<string>;
+  stop(): Promise<void>;
+};
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+export async function startService(env: Record<string, string> = {}): Promise<TestService> {
+  const server = await globalThis.__partnerdTestServer!;
+  const db = await createTestDatabase(server);
+  const mail = await startMailCatcher();
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: db.url,
+    SMTP_URL: mail.url,
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  await bootstrapAdminKey(db.sql, config.adminApiKey);
+  const ctx = createContext(config, db.sql, createLogger(config.logLevel));
+  const running = serve(ctx, '127.0.0.1');
+
+  const api: TestService['api'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? ADMIN_KEY : options.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(running.url + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json')) parsed = text === '' ? undefined : JSON.parse(text);
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+
+  return {
+    url: running.url,
+    sql: db.sql,
+    ctx,
+    config,
+    mail,
+    adminKey: ADMIN_KEY,
+    api,
+    scopedKey: async (scopes) => (await createApiKey(db.sql, { name: 'test', kind: 'scoped', scopes })).key,
+    publishableKey: async () => (await createApiKey(db.sql, { name: 'test', kind: 'publishable' })).key,
+    partnerKey: async (partnerId) => (await createApiKey(db.sql, { name: 'test', kind: 'partner', partnerId })).key,
+    async stop() {
+      await running.stop();
+      ctx.mailer.close();
+      await mail.stop();
+      await db.drop();
+    },
+  };
+}
+
+/** Rows of the outbox for one event type, oldest first. */
+export async function outbox(sql: Sql, type?: string): Promise<{ id: string; type: string; data: any }[]> {
+  const rows = await sql`
+    select id, type, data from webhook_events
+    ${type ? sql`where type = ${type}` : sql``}
+    order by id`;
+  return rows.map((r) => ({ id: r.id, type: r.type, data: r.data }));
+}

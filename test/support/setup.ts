@@ -1,0 +1,15 @@
+// Preloaded once per `bun test` run: starts the test PostgreSQL and its template database.
+import { afterAll } from 'bun:test';
+import { startTestServer, type TestServer } from './postgres';
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __partnerdTestServer: Promise<TestServer> | undefined;
+}
+
+globalThis.__partnerdTestServer ??= startTestServer();
+
+afterAll(async () => {
+  const server = await globalThis.__partnerdTestServer;
+  await server?.stop();
+});
