@@ -1,11 +1,11 @@
 // Request and response schemas of the partner API.
 import { t } from 'elysia';
 import { PageQuery } from '../../lib/http';
+import { Metadata } from '../../lib/metadata';
 import { CommissionSnapshot } from '../campaigns/rules';
 
 export const Email = t.String({ format: 'email', maxLength: 254, description: 'Lowercased on storage.' });
 export const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-const Metadata = t.Record(t.String({ maxLength: 100 }), t.Unknown(), { description: 'Free-form.' });
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
 
 export const CreatePartnerBody = t.Object({

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
 import { inviteEmail, reinstatedEmail, revokedEmail } from '../../mail/templates';
@@ -113,17 +114,11 @@ async function grantCampaigns(sql: Tx, partnerId: string, campaignIds: string[],
   await sql`insert into partner_campaigns ${sql(rows, 'partner_id', 'campaign_id', 'source')} on conflict do nothing`;
 }
 
-function checkMetadata(metadata: Record<string, unknown> | undefined) {
-  if (metadata && JSON.stringify(metadata).length > 16_384) {
-    throw new AppError('invalid_body', 'metadata: larger than 16 KiB', [{ field: 'metadata', message: 'larger than 16 KiB' }]);
-  }
-}
-
 export type CreatePartnerInput = {
   email: string;
   name: string;
   sendInvite?: boolean;
-  metadata?: Record<string, unknown>;
+  metadata?: unknown;
   campaignIds?: string[];
   campaignGrantSource?: 'admin' | 'offering' | 'signup';
   commissionSnapshot?: CommissionSnapshot;
@@ -142,7 +137,7 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
     if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
   }
   const source = input.campaignGrantSource ?? 'admin';
-  const networkCreatorId = input.metadata?.networkCreatorId;
+  const networkCreatorId = (input.metadata as Record<string, unknown> | undefined)?.networkCreatorId;
   const federated = source === 'offering' && typeof networkCreatorId === 'string' && input.commissionSnapshot !== undefined;
 
   const { partner, invite } = await ctx.sql.begin(async (tx) => {
@@ -188,7 +183,7 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
 
 export type UpdatePartnerInput = {
   name?: string;
-  metadata?: Record<string, unknown>;
+  metadata?: unknown;
   campaignIds?: string[];
   billingConnectAccountId?: string | null;
 };
