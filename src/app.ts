@@ -18,7 +18,6 @@ export function createApp(ctx: AppContext) {
   const api = () => new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx));
 
   return new Elysia()
-    .onParse(async ({ request, contentType }) => parseBody(request, contentType))
     .onError(({ error, code, request, path }) => {
       const body = toErrorBody(error, code);
       const status = ERROR_STATUS[body.code];
@@ -55,11 +54,11 @@ export function createFetch(ctx: AppContext, app: App) {
     const requestId = safeRequestId(request.headers.get('x-request-id')) ?? newId('event').slice(4);
     requestIds.set(request, requestId);
     let response: Response;
-    const length = Number(request.headers.get('content-length') ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      response = Response.json(new AppError('payload_too_large', 'request body larger than 1 MiB').toBody(), { status: 413 });
-    } else {
-      response = await app.handle(request);
+    try {
+      response = await app.handle(await limitBody(request));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      response = Response.json(error.toBody(), { status: error.status });
     }
     response.headers.set('x-request-id', requestId);
     const seconds = (performance.now() - started) / 1000;
@@ -90,8 +89,17 @@ function routeLabel(path: string): string {
     .slice(0, 100);
 }
 
-async function readLimited(request: Request): Promise<string> {
-  if (!request.body) return '';
+/**
+ * Bodies over 1 MiB are refused before any parsing: by Content-Length when declared, else by
+ * reading the (chunked) stream up to the limit and handing Elysia the buffered copy.
+ */
+async function limitBody(request: Request): Promise<Request> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+    return request;
+  }
+  if (!request.body) return request;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -101,29 +109,14 @@ async function readLimited(request: Request): Promise<string> {
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel().catch(() => undefined);
-      throw new AppError('payload_too_large', 'request body larger than 1 MiB');
+      throw tooLarge();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks) });
 }
 
-/** Every body goes through here: size-limited, JSON parsed with a clear error. */
-async function parseBody(request: Request, contentType: string): Promise<unknown> {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
-  const text = await readLimited(request);
-  if (type === 'application/json' || type.endsWith('+json')) {
-    if (text.trim() === '') return undefined;
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new AppError('invalid_body', 'request body is not valid JSON');
-    }
-  }
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
-  if (type.startsWith('text/') || type === '') return text === '' ? undefined : text;
-  throw new AppError('unsupported_media_type', `content type ${type} is not accepted; send application/json`);
-}
+const tooLarge = () => new AppError('payload_too_large', 'request body larger than 1 MiB');
 
 type ValueErrorLike = { path: string; message: string; summary?: string; schema?: { anyOf?: { const?: unknown }[]; enum?: unknown[] } };
 
@@ -142,7 +135,7 @@ function toErrorBody(error: unknown, code: string | number): ErrorBody {
     case 'PARSE': {
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof AppError) return cause.toBody();
-      return { code: 'invalid_body', message: 'request body could not be parsed' };
+      return { code: 'invalid_body', message: 'request body is not valid JSON' };
     }
     case 'NOT_FOUND':
       return { code: 'not_found', message: 'no such route' };

@@ -101,10 +101,12 @@ describe('malformed requests', () => {
     expect(res.body.details).toEqual([{ field: 'metadata', message: 'larger than 16 KiB' }]);
   });
 
-  test('an unsupported content type is 415', async () => {
-    const res = await svc.api('POST', '/partners', { raw: 'a,b', headers: { 'content-type': 'application/octet-stream' } });
-    expect(res.status).toBe(415);
-    expect(res.body.code).toBe('unsupported_media_type');
+  test('a body that is not JSON is 400', async () => {
+    for (const type of ['application/octet-stream', 'text/plain', 'text/csv']) {
+      const res = await svc.api('POST', '/partners', { raw: 'a,b', headers: { 'content-type': type } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_body');
+    }
   });
 
   test('unknown routes are JSON 404', async () => {

@@ -1,0 +1,154 @@
+// Operations: health, readiness, metrics, OpenAPI, migrations, configuration and the process itself.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { loadConfig, ConfigError } from '../src/config';
+import { openSql } from '../src/db';
+import { listMigrations, migrate } from '../src/db/migrate';
+import { createTestDatabase } from './support/postgres';
+import { freePort, startService, type TestService } from './support/service';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.stop());
+
+describe('operations endpoints', () => {
+  test('healthz and readyz answer 200 without a key', async () => {
+    expect(await svc.api('GET', '/healthz', { key: null })).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await svc.api('GET', '/readyz', { key: null })).toMatchObject({ status: 200, body: { ok: true } });
+  });
+
+  test('metrics are Prometheus text counting requests', async () => {
+    await svc.api('GET', '/partners');
+    const res = await fetch(`${svc.url}/metrics`);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    expect(text).toContain('# TYPE partnerd_http_requests_total counter');
+    expect(text).toMatch(/partnerd_http_requests_total\{method="GET",route="\/partners",status="200"\} \d+/);
+    expect(text).toContain('partnerd_http_request_duration_seconds_bucket');
+  });
+
+  test('every response carries a request id, and a sane incoming one is kept', async () => {
+    const res = await svc.api('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+    const other = await svc.api('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(other.headers.get('x-request-id')).toMatch(/^[0-9a-z]{26}$/);
+  });
+
+  test('the OpenAPI document lists the partner routes with their schemas, and /docs renders it', async () => {
+    const res = await svc.api('GET', '/openapi.json', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    const create = res.body.paths['/v1/partners'].post;
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'name']));
+    expect(res.body.paths['/v1/partners/{id}']).toBeDefined();
+    const docs = await fetch(`${svc.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('"url":"openapi.json"');
+  });
+});
+
+describe('migrations', () => {
+  test('a second run applies nothing, and two racing runners apply each file once', async () => {
+    const server = await globalThis.__partnerdTestServer!;
+    const admin = openSql(server.adminUrl, { max: 1 });
+    const name = `partnerd_tmig_${process.pid}_${Date.now()}`;
+    await admin.unsafe(`create database ${name}`);
+    await admin.end();
+    const url = new URL(server.adminUrl);
+    url.pathname = `/${name}`;
+    const a = openSql(url.toString(), { max: 2 });
+    const b = openSql(url.toString(), { max: 2 });
+    try {
+      const [first, second] = await Promise.all([migrate(a), migrate(b)]);
+      const all = (await listMigrations()).map((m) => m.version);
+      expect([...first, ...second].sort()).toEqual(all);
+      expect(await migrate(a)).toEqual([]);
+      const rows = await a`select version from schema_migrations order by version`;
+      expect(rows.map((r) => r.version)).toEqual(all);
+    } finally {
+      await a.end();
+      await b.end();
+      const cleanup = openSql(server.adminUrl, { max: 1 });
+      await cleanup.unsafe(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    }
+  });
+});
+
+describe('configuration', () => {
+  test('defaults are complete', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, dataDir: './data', partnerSignup: 'closed', holdbackDays: 30, webhookTimeoutMs: 10000, webhookAutoRetry: false });
+  });
+
+  test('each bad value is named', () => {
+    const bad: Record<string, string> = {
+      PORT: 'eighty',
+      BASE_URL: 'localhost:3000',
+      DATABASE_URL: 'mysql://x',
+      PARTNER_SIGNUP: 'maybe',
+      HOLDBACK_DAYS: '-1',
+      APPROVAL_CRON: 'every hour',
+      MIN_PAYOUT: '1e3',
+      WEBHOOK_AUTO_RETRY: 'yes',
+      LOG_LEVEL: 'chatty',
+      ADMIN_EMAILS: 'a@b.example, nope',
+      ADMIN_API_KEY: 'short',
+      SMTP_URL: 'http://mail',
+    };
+    try {
+      loadConfig(bad);
+      throw new Error('accepted bad configuration');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      for (const name of Object.keys(bad)) expect(message).toContain(`${name}:`);
+    }
+  });
+
+  test('a bad value stops `bun run start` with its name, before touching any database', async () => {
+    const proc = Bun.spawn(['bun', 'run', 'src/index.ts'], {
+      env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'info', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const code = await proc.exited;
+    const stderr = await new Response(proc.stderr).text();
+    expect(code).toBe(2);
+    expect(stderr).toContain('PORT');
+  });
+});
+
+describe('the process', () => {
+  test('starts on DATABASE_URL, answers readyz, applies nothing twice, and stops on SIGTERM', async () => {
+    const server = await globalThis.__partnerdTestServer!;
+    const db = await createTestDatabase(server);
+    await db.sql.end();
+    const run = async () => {
+      const port = await freePort();
+      const proc = Bun.spawn(['bun', 'run', 'src/index.ts'], {
+        env: { ...process.env, PORT: String(port), DATABASE_URL: db.url, LOG_LEVEL: 'info', ADMIN_API_KEY: '' },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
+      let ready = false;
+      for (let i = 0; i < 100 && !ready; i++) {
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+        if (!ready) await Bun.sleep(100);
+      }
+      expect(ready).toBe(true);
+      proc.kill('SIGTERM');
+      expect(await proc.exited).toBe(0);
+      return new Response(proc.stdout).text();
+    };
+    const first = await run();
+    const second = await run();
+    // the template is migrated already, so neither start applies anything; a key is generated once
+    expect(first).not.toContain('migrations applied');
+    expect(first).toContain('generated an admin API key');
+    expect(second).not.toContain('generated an admin API key');
+    expect(second).toContain('"msg":"stopped"');
+    await db.drop();
+  }, 30_000);
+});
