@@ -8,7 +8,7 @@ let campaignId: string;
 beforeAll(async () => {
   svc = await startService({ HOLDBACK_DAYS: '14' });
   campaignId = await fx.campaign(svc.sql, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 30 }] });
-});
+}, 60_000);
 afterAll(() => svc.stop());
 beforeEach(() => fx.settings(svc.sql, { model: 'last_click', windowDays: 30 }));
 
