@@ -28,7 +28,7 @@ async function rowsOf(eventId: string) {
     select c.id, c.attribution_id, c.partner_id, c.amount, c.currency, c.status, c.holdback_days, c.event_type, c.event_value,
            (select array_agg(coalesce(from_status, '') || '>' || to_status || ':' || actor) from commission_transitions t where t.commission_id = c.id) as transitions
     from commissions c where c.event_id = ${eventId} order by c.id`;
-  return { event: event!, attributions, commissions };
+  return { event: event!, attributions: [...attributions], commissions: [...commissions] };
 }
 
 describe('statuses', () => {

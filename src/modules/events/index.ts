@@ -6,7 +6,7 @@ import { invalidField } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { parseMajor } from '../../lib/money';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
-import { CreateEventBody, ListEventsQuery, TrackEventBody } from './model';
+import { CreateEventBody, isMetadata, ListEventsQuery, TrackEventBody } from './model';
 import { checkIdempotencyKey, listEvents, recordEvent, type EventRecord } from './service';
 
 const eventBody = (e: EventRecord) => ({
@@ -19,6 +19,12 @@ const eventBody = (e: EventRecord) => ({
   createdAt: e.createdAt,
   metadata: e.metadata,
 });
+
+function readMetadata(value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (!isMetadata(value)) throw invalidField('metadata', 'must be an object');
+  return value;
+}
 
 export function eventRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Events'] } as never)
@@ -33,7 +39,7 @@ export function eventRoutes(ctx: AppContext) {
           amount: body.amount === undefined ? null : BigInt(body.amount),
           currency: body.currency ?? null,
           occurredAt: body.occurredAt,
-          metadata: body.metadata ?? {},
+          metadata: readMetadata(body.metadata),
           idempotencyKey: checkIdempotencyKey(request.headers.get('idempotency-key')),
         });
         set.status = recorded.replayed ? 200 : 201;
@@ -64,7 +70,7 @@ export function eventRoutes(ctx: AppContext) {
           amount,
           currency,
           occurredAt: body.occurredAt,
-          metadata: body.metadata ?? {},
+          metadata: readMetadata(body.metadata),
           idempotencyKey: checkIdempotencyKey(request.headers.get('idempotency-key')),
         });
         set.status = recorded.replayed ? 200 : 201;
