@@ -35,9 +35,11 @@ export async function readSettings(sql: Tx): Promise<Settings> {
  * Decides the attribution of an event as of `occurredAt`. Run it inside the event's transaction,
  * after taking the user's lock, so that a user's first attributed events cannot race.
  */
-export async function resolveAttribution(sql: Tx, input: { userId: string; occurredAt: Date; settings: Settings }): Promise<Resolution> {
-  const { userId, occurredAt, settings } = input;
-  const [[identity], referral] = await Promise.all([
+export async function resolveAttribution(sql: Tx, input: { userId: string; occurredAt: Date }): Promise<Resolution> {
+  const { userId, occurredAt } = input;
+  // pipelined: one round trip for the settings, the identity and the referral
+  const [settings, [identity], referral] = await Promise.all([
+    readSettings(sql),
     sql`select 1 as one from identities where user_id = ${userId}`,
     sql`
       select r.model, r.started_at, t.position, t.click_id, t.partner_id, t.campaign_id, t.weight_num, t.weight_den,

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids';
 import { exponentOf } from '../../lib/money';
 import { iso } from '../../lib/time';
 import type { AttributionModel } from '../attribution/models';
-import { readSettings, recordReferral, resolveAttribution, type AttributionStatus } from '../attribution/service';
+import { recordReferral, resolveAttribution, type AttributionStatus } from '../attribution/service';
 import { accrueCommissions, type AccruedTouch } from '../commissions/accrual';
 
 export type EventSource = 'api' | 'attribution';
@@ -115,8 +115,7 @@ export async function recordEvent(ctx: AppContext, input: EventInput): Promise<R
     // one user at a time: their first attributed event creates the referral, and maxOccurrences counts
     await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:user:' + input.userId}, 0))`;
     const when = occurredAt ?? new Date();
-    const settings = await readSettings(sql);
-    const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when, settings });
+    const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when });
 
     const id = newId('event');
     const [row] = await sql`
