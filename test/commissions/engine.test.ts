@@ -87,6 +87,10 @@ const cases: Case[] = [
     expect: 'none:duration',
   },
   { label: 'a percent that rounds to nothing pays nothing', rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 0.0001 }], event: { amount: 0n }, expect: 'none:zero' },
+  { label: 'flat with more decimals than the currency rounds half-even (JPY "12.5" -> 12)', rules: [{ eventType: 'invoice_paid', kind: 'flat', amount: '12.5' }], campaignCurrency: 'JPY', expect: '12 JPY' },
+  { label: 'a stored rule with a broken percent pays nothing', rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: -5 }], expect: 'none:invalid_rule' },
+  { label: 'a stored flat rule without amount pays nothing', rules: [{ eventType: 'invoice_paid', kind: 'flat' }], expect: 'none:invalid_rule' },
+  { label: 'a flat rule in a campaign with an unknown currency pays nothing', rules: [{ eventType: 'invoice_paid', kind: 'flat', amount: '1' }], campaignCurrency: 'ZZZ', expect: 'none:invalid_rule' },
 ];
 
 describe('rules engine', () => {

@@ -176,3 +176,35 @@ describe('commission snapshots and holdback', () => {
     expect((await commissionsOf(userId)).map((r) => r.holdback_days)).toEqual([30]);
   });
 });
+
+describe('one transaction', () => {
+  test('when a write fails half-way, nothing of the event remains: no event, referral, attribution or envelope', async () => {
+    const c = await fx.campaign(svc.sql, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 10 }] });
+    const p = await fx.partner(svc.sql);
+    const { userId } = await fx.referredUser(svc.sql, [{ partnerId: p, campaignId: c }]);
+    // a real failure inside the database, after the event, referral and attribution rows were written
+    await svc.sql.unsafe(`
+      create function refuse_commission() returns trigger language plpgsql as $$
+      begin
+        if new.user_id = '${userId}' then raise exception 'commission refused'; end if;
+        return new;
+      end $$;
+      create trigger refuse_commission before insert on commissions for each row execute function refuse_commission();`);
+    try {
+      const [envelopesBefore] = await svc.sql`select count(*)::int as n from webhook_events`;
+      const res = await event({ userId, type: 'invoice_paid', amount: 1000, currency: 'USD' });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ code: 'internal', message: 'internal error' });
+      expect(await svc.sql`select id from events where user_id = ${userId}`).toHaveLength(0);
+      expect(await svc.sql`select user_id from referrals where user_id = ${userId}`).toHaveLength(0);
+      expect(await svc.sql`select id from attributions where user_id = ${userId}`).toHaveLength(0);
+      const [envelopesAfter] = await svc.sql`select count(*)::int as n from webhook_events`;
+      expect(envelopesAfter!.n).toBe(envelopesBefore!.n);
+    } finally {
+      await svc.sql.unsafe('drop trigger refuse_commission on commissions; drop function refuse_commission();');
+    }
+    // the same event goes through once the database accepts it
+    expect((await event({ userId, type: 'invoice_paid', amount: 1000, currency: 'USD' })).status).toBe(201);
+    expect((await commissionsOf(userId)).map((r) => r.amount)).toEqual([100n]);
+  });
+});

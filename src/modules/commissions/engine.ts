@@ -1,6 +1,6 @@
 // The commission rules engine: which rule applies to an event, and what it pays at full weight.
 // Pure: the caller loads the rules, the prior occurrence count and the referral's start.
-import { fraction, percentShare, scaleDecimal, exponentOf, type Fraction } from '../../lib/money';
+import { EXPONENTS, fraction, isKnownCurrency, percentShare, scaleDecimal, type Fraction } from '../../lib/money';
 import { DAY } from '../../lib/time';
 import type { Rule } from '../campaigns/rules';
 
@@ -13,7 +13,7 @@ export type EngineEvent = {
 };
 
 /** Why a matched (or unmatched) rule pays nothing. */
-export type NoCommission = 'no_rule' | 'no_amount' | 'max_occurrences' | 'duration' | 'zero';
+export type NoCommission = 'no_rule' | 'no_amount' | 'max_occurrences' | 'duration' | 'zero' | 'invalid_rule';
 
 export type RuleOutcome =
   | { pays: true; rule: Rule; share: Fraction; currency: string }
@@ -57,16 +57,21 @@ export function evaluateRules(input: {
   }
   let share: Fraction;
   let currency: string;
+  // rules are validated when saved; a stored rule that still makes no sense pays nothing rather than failing the event
   if (rule.kind === 'percent') {
-    if (event.amount === null || event.currency === null || rule.percent === undefined) return { pays: false, rule, reason: 'no_amount' };
+    if (typeof rule.percent !== 'number' || !(rule.percent > 0 && rule.percent <= 100)) return { pays: false, rule, reason: 'invalid_rule' };
+    if (event.amount === null || event.currency === null) return { pays: false, rule, reason: 'no_amount' };
     share = percentShare(event.amount, rule.percent);
     currency = event.currency;
-  } else {
+  } else if (rule.kind === 'flat') {
     // flat amounts are stored as decimal text; more decimals than the currency has are rounded half-even
-    const minor = rule.amount === undefined ? null : scaleDecimal(rule.amount, exponentOf(input.campaignCurrency), 'round');
-    if (minor === null) return { pays: false, rule, reason: 'no_amount' };
+    if (!isKnownCurrency(input.campaignCurrency) || typeof rule.amount !== 'string') return { pays: false, rule, reason: 'invalid_rule' };
+    const minor = scaleDecimal(rule.amount, EXPONENTS[input.campaignCurrency]!, 'round');
+    if (minor === null || minor < 0n) return { pays: false, rule, reason: 'invalid_rule' };
     share = fraction(minor, 1);
     currency = input.campaignCurrency;
+  } else {
+    return { pays: false, rule, reason: 'invalid_rule' };
   }
   if (share.num === 0n) return { pays: false, rule, reason: 'zero' };
   return { pays: true, rule, share, currency };
