@@ -129,6 +129,8 @@ describe('GET /v1/commissions', () => {
 
   test('bad filters are 400 invalid_query', async () => {
     expect((await svc.api('GET', '/v1/commissions?status=pending')).body.code).toBe('invalid_query');
+    expect((await svc.api('GET', '/v1/commissions?partnerId=%00')).body.code).toBe('invalid_query');
+    expect((await svc.api('GET', '/v1/commissions?campaignId=%ED%A0%80')).status).toBe(400);
     expect((await svc.api('GET', '/v1/commissions?from=yesterday')).body).toMatchObject({ code: 'invalid_query', details: [{ field: 'from' }] });
   });
 
@@ -161,6 +163,7 @@ describe('GET /v1/commissions/:id', () => {
     expect(foreign.body.code).toBe('forbidden');
     expect((await svc.api('GET', '/v1/commissions/com_00000000000000000000000000')).status).toBe(404);
     expect((await svc.api('GET', '/v1/commissions/nonsense')).status).toBe(404);
+    expect((await svc.api('GET', '/v1/commissions/com%00x')).status).toBe(404);
   });
 });
 

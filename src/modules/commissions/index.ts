@@ -6,10 +6,13 @@ import { PageQuery, paginate, readPage } from '../../lib/http';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
 import { COMMISSION_STATUSES, getCommission, listCommissions } from './service';
 
+// ids only: anything else (a NUL, say) is a 400 rather than a database error
+const IdText = t.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+
 const ListCommissionsQuery = t.Object({
   status: t.Optional(t.UnionEnum([...COMMISSION_STATUSES])),
-  partnerId: t.Optional(t.String({ maxLength: 64 })),
-  campaignId: t.Optional(t.String({ maxLength: 64 })),
+  partnerId: t.Optional(IdText),
+  campaignId: t.Optional(IdText),
   from: t.Optional(t.String({ maxLength: 40, description: 'createdAt at or after (ISO 8601).' })),
   to: t.Optional(t.String({ maxLength: 40, description: 'createdAt before (ISO 8601).' })),
   ...PageQuery,
@@ -54,7 +57,7 @@ export function commissionRoutes(ctx: AppContext) {
       },
       {
         auth: { scope: 'commissions:read', partner: true },
-        params: t.Object({ id: t.String({ maxLength: 64 }) }),
+        params: t.Object({ id: IdText }),
         detail: { summary: 'Get a commission' },
       },
     );

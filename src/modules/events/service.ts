@@ -46,8 +46,30 @@ export type RecordedEvent = { replayed: boolean; event: EventRecord; attribution
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
+const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
+
+/** PostgreSQL text and jsonb hold neither NUL characters nor unpaired UTF-16 surrogates. */
+function storableText(value: string): boolean {
+  return !value.includes('\0') && value.isWellFormed();
+}
+
+function storableJson(value: unknown): boolean {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.every(storableJson);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, inner]) => storableText(key) && storableJson(inner));
+  }
+  return true;
+}
+
 /** Field rules the schema cannot say: currency with amount, known currency, a real timestamp. */
-export function checkEventInput(input: { amount: bigint | null; currency: string | null; occurredAt?: string }, amountField: string): Date | null {
+export function checkEventInput(
+  input: { userId: string; type: string; amount: bigint | null; currency: string | null; occurredAt?: string; metadata: Record<string, unknown> },
+  amountField: string,
+): Date | null {
+  if (!storableText(input.userId)) throw invalidField('userId', UNSTORABLE);
+  if (!storableText(input.type)) throw invalidField('type', UNSTORABLE);
+  if (!storableJson(input.metadata)) throw invalidField('metadata', UNSTORABLE);
   if (input.amount !== null && input.currency === null) throw invalidField('currency', `required when ${amountField} is set`);
   if (input.amount === null && input.currency !== null) throw invalidField(amountField, 'required when currency is set');
   if (input.currency !== null) exponentOf(input.currency, 'currency');
