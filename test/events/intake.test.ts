@@ -29,6 +29,7 @@ describe('recording', () => {
       metadata: { plan: 'pro' },
     });
     expect(Date.parse(res.body.occurredAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(res.body.occurredAt).toBe(res.body.createdAt);
     const [row] = await svc.sql`select user_id, amount, currency, metadata, source from events where id = ${res.body.id}`;
     expect(row).toEqual({ user_id: 'u-answer', amount: 1250n, currency: 'EUR', metadata: { plan: 'pro' }, source: 'api' });
   });

@@ -135,8 +135,9 @@ export async function recordEvent(ctx: AppContext, input: EventInput): Promise<R
       }
     }
     // one user at a time: their first attributed event creates the referral, and maxOccurrences counts
-    await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:user:' + input.userId}, 0))`;
-    const when = occurredAt ?? new Date();
+    const [locked] = await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:user:' + input.userId}, 0)), now() as now`;
+    // the default occurredAt is the database's transaction time, which is also the event's createdAt
+    const when = occurredAt ?? (locked!.now as Date);
     const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when });
 
     const id = newId('event');
