@@ -75,6 +75,7 @@ describe('validation', () => {
     ['an unpaired surrogate in userId', '/v1/events', { userId: 'a\ud800', type: 'x' }, 'userId'],
     ['an unpaired surrogate in a metadata value', '/v1/events', { userId: 'a', type: 'x', metadata: { k: ['\udc00x'] } }, 'metadata'],
     ['occurredAt before 1970', '/v1/events', { userId: 'u', type: 'x', occurredAt: '1969-12-31T00:00:00Z' }, 'occurredAt'],
+    ['metadata over 16 KiB', '/v1/events', { userId: 'u', type: 'x', metadata: { big: 'x'.repeat(16_400) } }, 'metadata'],
     ['metadata an array', '/v1/events', { userId: 'u', type: 'x', metadata: [1] }, 'metadata'],
     ['metadata null', '/v1/events', { userId: 'u', type: 'x', metadata: null }, 'metadata'],
     ['value with too many decimals for USD', '/attribution/events', { userId: 'u', type: 'x', value: 1.234, currency: 'USD' }, 'value'],

@@ -20,9 +20,13 @@ const eventBody = (e: EventRecord) => ({
   metadata: e.metadata,
 });
 
+// Same rule as partner metadata: a JSON object of at most 16 KiB.
+const MAX_METADATA_BYTES = 16_384;
+
 function readMetadata(value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
-  if (!isMetadata(value)) throw invalidField('metadata', 'must be an object');
+  if (!isMetadata(value)) throw invalidField('metadata', 'must be a JSON object');
+  if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) throw invalidField('metadata', 'larger than 16 KiB');
   return value;
 }
 
