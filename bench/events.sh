@@ -12,6 +12,7 @@ DURATION=${DURATION:-20}
 CONNS=${CONNS:-20}
 USERS=${USERS:-2000}
 PORT=${PORT:-3917}
+THREADS=$(( CONNS < 2 ? CONNS : 2 ))
 export ADMIN_KEY=sk_admin_bench000000000000000000000000000000000
 export USERS
 
@@ -28,13 +29,13 @@ echo "== machine"
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "PostgreSQL: $(psql -tA "$DBURL" -c 'show server_version')"
 echo "== warm-up (3 s)"
-wrk -t2 -c"$CONNS" -d3s -s bench/events.lua "http://127.0.0.1:$PORT/v1/events" >/dev/null
+wrk -t"$THREADS" -c"$CONNS" -d3s -s bench/events.lua "http://127.0.0.1:$PORT/v1/events" >/dev/null
 echo "== wrk: POST /v1/events, $CONNS connections, ${DURATION}s, flat out"
-wrk -t2 -c"$CONNS" -d"${DURATION}s" --latency -s bench/events.lua "http://127.0.0.1:$PORT/v1/events"
+wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency -s bench/events.lua "http://127.0.0.1:$PORT/v1/events"
 echo "== wrk: POST /v1/events paced (40 connections, each waiting 30 ms between requests: at most ~1,000 events/s)"
 PACE_MS=30 wrk -t2 -c40 -d"${DURATION}s" --latency -s bench/events.lua "http://127.0.0.1:$PORT/v1/events"
 echo "== pgbench: the same SQL, $CONNS clients, ${DURATION}s (the floor)"
-pgbench -n -c "$CONNS" -j2 -T "$DURATION" -D users="$USERS" -f bench/events-floor.sql "$DBURL" 2>&1 | grep -E 'tps|latency|transactions'
+pgbench -n -c "$CONNS" -j"$THREADS" -T "$DURATION" -D users="$USERS" -f bench/events-floor.sql "$DBURL" 2>&1 | grep -E 'tps|latency|transactions'
 echo "== rows"
 psql -tA "$DBURL" -c "select 'events ' || count(*) from events" -c "select 'commissions ' || count(*) from commissions" \
   -c "select 'non-accrued answers (should be 0): ' || count(*) from events e where not exists (select 1 from attributions a where a.event_id = e.id)"
