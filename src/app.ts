@@ -6,6 +6,8 @@ import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { newId } from './lib/ids';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
+import { commissionRoutes } from './modules/commissions';
+import { eventRoutes } from './modules/events';
 import { partnerRoutes } from './modules/partners';
 import { systemRoutes } from './modules/system';
 
@@ -15,7 +17,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const requestIds = new WeakMap<Request, string>();
 
 export function createApp(ctx: AppContext) {
-  const api = () => new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx));
+  const api = () =>
+    new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx)).use(eventRoutes(ctx)).use(commissionRoutes(ctx));
 
   return new Elysia()
     .onError(({ error, code, request, path }) => {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Benchmark of POST /v1/events (recurring invoice of an identified, clicked, referred user; one
+# campaign percent rule) with wrk, and the same SQL with pgbench as the floor, in one run.
+# Needs: wrk, pgbench, psql, a PostgreSQL at BENCH_DATABASE_URL (default: the local server).
+# Env: DURATION (s, default 20), CONNS (default 20 = the service's pool size), USERS (default 2000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PGURL=${BENCH_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+DB=partnerd_bench_events
+DBURL="${PGURL%/*}/$DB"
+DURATION=${DURATION:-20}
+CONNS=${CONNS:-20}
+USERS=${USERS:-2000}
+PORT=${PORT:-3917}
+THREADS=$(( CONNS < 2 ? CONNS : 2 ))
+export ADMIN_KEY=sk_admin_bench000000000000000000000000000000000
+export USERS
+
+psql -q "$PGURL" -c "drop database if exists $DB" -c "create database $DB" >/dev/null
+
+PORT=$PORT BASE_URL=http://127.0.0.1:$PORT DATABASE_URL=$DBURL ADMIN_API_KEY=$ADMIN_KEY LOG_LEVEL=${LOG_LEVEL:-warn} \
+  bun run src/index.ts >/tmp/partnerd-bench-events.log 2>&1 &
+SERVICE=$!
+trap 'kill $SERVICE 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.2; done
+psql -q "$DBURL" -v users="$USERS" -f bench/events-seed.sql >/dev/null
+
+echo "== machine"
+echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "PostgreSQL: $(psql -tA "$DBURL" -c 'show server_version')"
+echo "== warm-up (3 s)"
+wrk -t"$THREADS" -c"$CONNS" -d3s -s bench/events.lua "http://127.0.0.1:$PORT/v1/events" >/dev/null
+echo "== wrk: POST /v1/events, $CONNS connections, ${DURATION}s, flat out"
+wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency -s bench/events.lua "http://127.0.0.1:$PORT/v1/events"
+echo "== wrk: POST /v1/events paced (40 connections, each waiting 30 ms between requests: at most ~1,000 events/s)"
+PACE_MS=30 wrk -t2 -c40 -d"${DURATION}s" --latency -s bench/events.lua "http://127.0.0.1:$PORT/v1/events"
+echo "== pgbench: the same SQL, $CONNS clients, ${DURATION}s (the floor)"
+pgbench -n -c "$CONNS" -j"$THREADS" -T "$DURATION" -D users="$USERS" -f bench/events-floor.sql "$DBURL" 2>&1 | grep -E 'tps|latency|transactions'
+echo "== rows"
+psql -tA "$DBURL" -c "select 'events ' || count(*) from events" -c "select 'commissions ' || count(*) from commissions" \
+  -c "select 'non-accrued answers (should be 0): ' || count(*) from events e where not exists (select 1 from attributions a where a.event_id = e.id)"
+kill $SERVICE; wait $SERVICE 2>/dev/null || true
+psql -q "$PGURL" -c "drop database if exists $DB" >/dev/null

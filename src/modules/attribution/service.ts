@@ -1,0 +1,116 @@
+// Steps 1-3 of DESIGN.md "Attribution": who, if anyone, brought the user of an event.
+import type { Tx } from '../../db';
+import { fraction, type Fraction } from '../../lib/money';
+import { DAY } from '../../lib/time';
+import { applyModel, MAX_TOUCHES, type AttributionModel } from './models';
+
+export type AttributionStatus = 'attributed' | 'no_identity' | 'no_click' | 'outside_window';
+
+export type ResolvedTouch = {
+  position: number; // 0 = oldest click of the referral
+  clickId: string;
+  partnerId: string;
+  campaignId: string;
+  weight: Fraction;
+};
+
+export type Resolution = {
+  status: AttributionStatus;
+  model: AttributionModel;
+  /** Touches that earn: on a sticky referral, those of partners revoked since are left out. */
+  touches: ResolvedTouch[];
+  referralStartedAt: Date | null;
+  /** A new referral to record (the user's first attributed event). */
+  newReferral: boolean;
+};
+
+export type Settings = { model: AttributionModel; windowDays: number };
+
+export async function readSettings(sql: Tx): Promise<Settings> {
+  const [row] = await sql`select attribution_model, attribution_window_days from settings where id`;
+  return { model: (row?.attribution_model ?? 'last_click') as AttributionModel, windowDays: row?.attribution_window_days ?? 30 };
+}
+
+/**
+ * Decides the attribution of an event as of `occurredAt`. Run it inside the event's transaction,
+ * after taking the user's lock, so that a user's first attributed events cannot race.
+ */
+export async function resolveAttribution(sql: Tx, input: { userId: string; occurredAt: Date }): Promise<Resolution> {
+  const { userId, occurredAt } = input;
+  // pipelined: one round trip for the settings, the identity and the referral
+  const [settings, [identity], referral] = await Promise.all([
+    readSettings(sql),
+    sql`select 1 as one from identities where user_id = ${userId}`,
+    sql`
+      select r.model, r.started_at, t.position, t.click_id, t.partner_id, t.campaign_id, t.weight_num, t.weight_den,
+             p.revoked_at is not null as partner_revoked
+      from referrals r
+      join referral_touches t on t.user_id = r.user_id
+      join partners p on p.id = t.partner_id
+      where r.user_id = ${userId}
+      order by t.position`,
+  ]);
+  if (!identity && referral.length === 0) return none('no_identity', settings.model);
+
+  if (referral.length > 0) {
+    // sticky: recurring revenue keeps flowing to the partners who brought the customer
+    const first = referral[0]!;
+    return {
+      status: 'attributed',
+      model: first.model as AttributionModel,
+      touches: referral
+        .filter((r) => !r.partner_revoked)
+        .map((r) => ({
+          position: r.position,
+          clickId: r.click_id,
+          partnerId: r.partner_id,
+          campaignId: r.campaign_id,
+          weight: fraction(r.weight_num, r.weight_den),
+        })),
+      referralStartedAt: first.started_at,
+      newReferral: false,
+    };
+  }
+
+  // newest first; the clicks of revoked partners do not count at all
+  const clicks = await sql`
+    select c.id, c.partner_id, c.campaign_id, c.created_at
+    from identity_clicks ic
+    join clicks c on c.id = ic.click_id
+    join partners p on p.id = c.partner_id
+    where ic.user_id = ${userId} and c.created_at <= ${occurredAt} and p.revoked_at is null
+    order by c.created_at desc, c.id desc
+    limit ${MAX_TOUCHES}`;
+  if (clicks.length === 0) return none('no_click', settings.model);
+  const windowStart = occurredAt.getTime() - settings.windowDays * DAY;
+  const inWindow = clicks.filter((c) => (c.created_at as Date).getTime() >= windowStart).reverse();
+  if (inWindow.length === 0) return none('outside_window', settings.model);
+
+  const touches = applyModel(settings.model, inWindow).map((t, position) => ({
+    position,
+    clickId: t.click.id as string,
+    partnerId: t.click.partner_id as string,
+    campaignId: t.click.campaign_id as string,
+    weight: t.weight,
+  }));
+  return { status: 'attributed', model: settings.model, touches, referralStartedAt: occurredAt, newReferral: true };
+}
+
+function none(status: Exclude<AttributionStatus, 'attributed'>, model: AttributionModel): Resolution {
+  return { status, model, touches: [], referralStartedAt: null, newReferral: false };
+}
+
+/** Records the user's referral: the touches every later event of theirs reuses. */
+export async function recordReferral(sql: Tx, input: { userId: string; model: AttributionModel; startedAt: Date; touches: ResolvedTouch[] }) {
+  const rows = input.touches.map((t) => ({
+    user_id: input.userId,
+    position: t.position,
+    click_id: t.clickId,
+    partner_id: t.partnerId,
+    campaign_id: t.campaignId,
+    weight_num: Number(t.weight.num),
+    weight_den: Number(t.weight.den),
+  }));
+  await sql`insert into referrals (user_id, model, started_at) values (${input.userId}, ${input.model}, ${input.startedAt})`;
+  await sql`insert into referral_touches ${sql(rows, 'user_id', 'position', 'click_id', 'partner_id', 'campaign_id', 'weight_num', 'weight_den')}`;
+}
