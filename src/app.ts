@@ -22,7 +22,7 @@ export function createApp(ctx: AppContext) {
 
   return new Elysia()
     .onError(({ error, code, request, path }) => {
-      const body = toErrorBody(error, code);
+      const body = toErrorBody(error, code, request.method);
       const status = ERROR_STATUS[body.code];
       if (status >= 500) ctx.log.error('request failed', { requestId: requestIds.get(request), path, error });
       return Response.json(body, { status });
@@ -123,8 +123,20 @@ const tooLarge = () => new AppError('payload_too_large', 'request body larger th
 
 type ValueErrorLike = { path: string; message: string; summary?: string; schema?: { anyOf?: { const?: unknown }[]; enum?: unknown[] } };
 
-function toErrorBody(error: unknown, code: string | number): ErrorBody {
+/**
+ * PostgreSQL refuses some values the schemas let through (a NUL character, a number out of range):
+ * class 22 "data exception". That is bad input, not a server fault.
+ */
+function dataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && error.name === 'PostgresError' && typeof code === 'string' && code.startsWith('22');
+}
+
+function toErrorBody(error: unknown, code: string | number, method = 'POST'): ErrorBody {
   if (error instanceof AppError) return error.toBody();
+  if (dataException(error)) {
+    return { code: method === 'GET' ? 'invalid_query' : 'invalid_body', message: 'a value in the request cannot be stored (for example a NUL character or a number out of range)' };
+  }
   switch (code) {
     case 'VALIDATION': {
       const e = error as { type?: string; all?: ValueErrorLike[] };

@@ -143,3 +143,19 @@ describe('malformed requests', () => {
     expect(q.status).toBeLessThan(500);
   });
 });
+
+describe('values PostgreSQL refuses', () => {
+  test('NUL characters anywhere are 400, never 500', async () => {
+    const cases: [string, string, unknown][] = [
+      ['GET', '/v1/partners?email=%00', undefined],
+      ['GET', '/v1/partners/ptn%00', undefined],
+      ['POST', '/partners', { email: 'nul@example.com', name: 'N\u0000', sendInvite: false }],
+      ['POST', '/partners', { email: 'nul2@example.com', name: 'N', sendInvite: false, metadata: { a: 'x\u0000' } }],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await svc.api(method, path, { body });
+      expect([400, 404]).toContain(res.status);
+    }
+    expect(await svc.sql`select 1 from partners where email like 'nul%'`).toHaveLength(0);
+  });
+});

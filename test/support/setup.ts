@@ -8,6 +8,8 @@ declare global {
 }
 
 globalThis.__partnerdTestServer ??= startTestServer();
+// wait here, not in the first test file's beforeAll, whose hook time limit a busy machine can exceed
+await globalThis.__partnerdTestServer;
 
 afterAll(async () => {
   const server = await globalThis.__partnerdTestServer;
