@@ -8,6 +8,7 @@ import { newId } from './lib/ids';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
 import { partnerRoutes } from './modules/partners';
 import { systemRoutes } from './modules/system';
+import { webhookRoutes } from './modules/webhooks';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -15,7 +16,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const requestIds = new WeakMap<Request, string>();
 
 export function createApp(ctx: AppContext) {
-  const api = () => new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx));
+  const api = () => new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx)).use(webhookRoutes(ctx));
 
   return new Elysia()
     .onParse(async ({ request, contentType }) => parseBody(request, contentType))
