@@ -72,6 +72,11 @@ describe('signed envelopes', () => {
     const row = log.body.deliveries.find((d: any) => d.id === hook!.headers['x-service-delivery']) ??
       (await svc.api('GET', `/webhooks/${endpointId}/deliveries/${hook!.headers['x-service-delivery']}`)).body;
     expect(row).toMatchObject({ endpointId, eventId: envelope!.id, event: 'partner.created', attempt: 1, retryOf: null });
+
+    // and the metrics count it
+    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    expect(metrics).toMatch(/^partnerd_webhook_deliveries_total\{result="succeeded"\} [1-9]/m);
+    expect(metrics).toMatch(/^partnerd_webhook_deliveries_due \d+$/m);
   });
 
   test('partner.activated arrives when an invited partner uses the magic link', async () => {

@@ -226,6 +226,12 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
     async start() {
       if (running) return;
       running = true;
+      ctx.metrics.gauge('partnerd_webhook_deliveries_due', async () => {
+        const [row] = await sql`
+          select count(*)::int as n from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.active
+          where d.status = 'pending' and d.next_attempt_at <= now()`;
+        return row?.n ?? 0;
+      });
       poller = setInterval(wake, pollMs);
       wake();
       try {

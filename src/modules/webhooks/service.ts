@@ -248,7 +248,8 @@ async function sendInline(ctx: AppContext, deliveryId: string): Promise<Delivery
   const done = await recordAttempt(ctx.sql, deliveryId, result);
   if (done) return toDelivery(done);
   const [current] = await ctx.sql`select * from webhook_deliveries where id = ${deliveryId}`;
-  return toDelivery(current!);
+  if (!current) throw notFound('webhook endpoint'); // deleted for good while we were sending
+  return toDelivery(current);
 }
 
 export function countAttempt(ctx: AppContext, result: AttemptResult): void {
