@@ -117,7 +117,7 @@ describe('each failure is logged with its reason and not retried by itself', () 
     expect(at('/flaky')).toHaveLength(3);
   });
 
-  test('retry of an unknown delivery, or of one belonging to another endpoint, is a 404', async () => {
+  test('retry: unknown delivery or another endpoint'"'"'s is a 404, a queued one a 409', async () => {
     const a = await registerEndpoint(svc, `${rcv.url}/a`, ['partner.created']);
     const b = await registerEndpoint(svc, `${rcv.url}/b`, ['partner.created']);
     await createPartner(svc);
@@ -125,6 +125,15 @@ describe('each failure is logged with its reason and not retried by itself', () 
     expect((await svc.api('POST', `/webhooks/${b.id}/deliveries/${delivery.id}/retry`)).status).toBe(404);
     expect((await svc.api('POST', `/webhooks/${a.id}/deliveries/evt_00000000000000000000000000/retry`)).status).toBe(404);
     expect((await svc.api('POST', `/webhooks/${a.id}/deliveries/nonsense/retry`)).status).toBe(404);
+    // a delivery still waiting in the queue is not retried by hand: it is about to be sent anyway
+    const queued = 'evt_0000000000000000000000que0';
+    await svc.sql`
+      insert into webhook_deliveries (id, endpoint_id, event_id, event, next_attempt_at)
+      values (${queued}, ${a.id}, ${delivery.eventId}, 'partner.created', now() + interval '1 hour')`;
+    const refused = await svc.api('POST', `/webhooks/${a.id}/deliveries/${queued}/retry`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('conflict');
+    expect(await svc.sql`select id from webhook_deliveries where retry_of = ${queued}`).toHaveLength(0);
   });
 });
 
