@@ -117,7 +117,7 @@ describe('each failure is logged with its reason and not retried by itself', () 
     expect(at('/flaky')).toHaveLength(3);
   });
 
-  test('retry: unknown delivery or another endpoint'"'"'s is a 404, a queued one a 409', async () => {
+  test('retry: an unknown delivery or one of another endpoint is a 404, a queued one a 409', async () => {
     const a = await registerEndpoint(svc, `${rcv.url}/a`, ['partner.created']);
     const b = await registerEndpoint(svc, `${rcv.url}/b`, ['partner.created']);
     await createPartner(svc);
