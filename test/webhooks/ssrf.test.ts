@@ -197,3 +197,51 @@ describe('address rules', () => {
     expect(hook!.headers.host).toBe(`hooks.rebind.test:${rcv.port}`);
   });
 });
+
+describe('HTTPS to the pinned address', () => {
+  const dir = `${import.meta.dir}/fixtures`;
+  test('the certificate is verified against the URL name, not the address connected to', async () => {
+    const cert = await Bun.file(`${dir}/hooks.test.crt`).text();
+    const key = await Bun.file(`${dir}/hooks.test.key`).text();
+    const seen: string[] = [];
+    const tls = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      tls: { cert, key },
+      fetch: (req) => {
+        seen.push(req.headers.get('host') ?? '');
+        return new Response('secure');
+      },
+    });
+    try {
+      const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
+      const options = { allowHttp: false, allowPrivate: true, timeoutMs: 2000, lookup, ca: cert };
+      const input = (host: string) => ({
+        url: `https://${host}:${tls.port}/h`,
+        secret: 'whsec_AAAA',
+        event: 'webhook.test',
+        envelopeId: 'evt_x',
+        deliveryId: 'evt_y',
+        body: '{}',
+      });
+      expect(await attemptDelivery(input('hooks.test'), options)).toMatchObject({ status: 'succeeded', responseBody: 'secure' });
+      expect(seen).toEqual([`hooks.test:${tls.port}`]);
+      // same address, but the certificate does not name this host: refused
+      expect(await attemptDelivery(input('other.test'), options)).toMatchObject({ status: 'failed', error: 'network' });
+      // and without trusting the self-signed certificate: refused
+      expect(await attemptDelivery(input('hooks.test'), { ...options, ca: undefined })).toMatchObject({ status: 'failed', error: 'network' });
+      expect(seen).toHaveLength(1);
+    } finally {
+      tls.stop(true);
+    }
+  });
+
+  test('a name that does not resolve within the timeout is a timeout', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const result = await attemptDelivery(
+      { url: 'https://slow-dns.test/h', secret: 'whsec_AAAA', event: 'webhook.test', envelopeId: 'evt_x', deliveryId: 'evt_y', body: '{}' },
+      { allowHttp: false, allowPrivate: false, timeoutMs: 200, lookup: never },
+    );
+    expect(result).toMatchObject({ status: 'failed', error: 'timeout' });
+  });
+});

@@ -25,7 +25,13 @@ export type AttemptInput = {
   body: string;
 };
 
-export type SendOptions = GuardOptions & { timeoutMs: number; lookup?: Lookup };
+export type SendOptions = GuardOptions & {
+  timeoutMs: number;
+  /** Name resolution (tests pass a fake one). */
+  lookup?: Lookup;
+  /** Extra trusted CA certificates (PEM); the system store is used otherwise. */
+  ca?: string;
+};
 
 export async function attemptDelivery(input: AttemptInput, options: SendOptions): Promise<AttemptResult> {
   const started = performance.now();
@@ -37,7 +43,11 @@ export async function attemptDelivery(input: AttemptInput, options: SendOptions)
     controller.abort();
   }, options.timeoutMs);
   try {
-    const target = await resolveTarget(input.url, options, options.lookup);
+    const target = await Promise.race([
+      resolveTarget(input.url, options, options.lookup),
+      new Promise<null>((ok) => controller.signal.addEventListener('abort', () => ok(null), { once: true })),
+    ]);
+    if (target === null) return timeoutResult(elapsed(), options.timeoutMs);
     if (!target.ok) return { status: 'failed', responseStatus: null, responseBody: target.message, error: target.error, durationMs: elapsed() };
     if (timedOut) return timeoutResult(elapsed(), options.timeoutMs);
     const { url, address, family } = target;
@@ -52,7 +62,7 @@ export async function attemptDelivery(input: AttemptInput, options: SendOptions)
       redirect: 'manual',
       signal: controller.signal,
       proxy: false,
-      tls: { serverName: url.hostname.replace(/^\[|\]$/g, '') },
+      tls: { serverName: url.hostname.replace(/^\[|\]$/g, ''), ...(options.ca ? { ca: options.ca } : {}) },
     } as RequestInit);
     const text = await readLimited(response, RESPONSE_BODY_LIMIT);
     const ok = response.status >= 200 && response.status < 300;
