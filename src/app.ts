@@ -10,6 +10,7 @@ import { commissionRoutes } from './modules/commissions';
 import { eventRoutes } from './modules/events';
 import { partnerRoutes } from './modules/partners';
 import { systemRoutes } from './modules/system';
+import { webhookRoutes } from './modules/webhooks';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -18,7 +19,12 @@ const requestIds = new WeakMap<Request, string>();
 
 export function createApp(ctx: AppContext) {
   const api = () =>
-    new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx)).use(eventRoutes(ctx)).use(commissionRoutes(ctx));
+    new Elysia()
+      .use(partnerRoutes(ctx))
+      .use(apiKeyRoutes(ctx))
+      .use(eventRoutes(ctx))
+      .use(commissionRoutes(ctx))
+      .use(webhookRoutes(ctx));
 
   return new Elysia()
     .onError(({ error, code, request, path }) => {
@@ -36,7 +42,8 @@ export function createApp(ctx: AppContext) {
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } } },
           security: [{ bearer: [] }],
         },
-        exclude: { paths: [/^\/(?!v1\/)(partners|api-keys)/] },
+        // every API path is also served unprefixed; the document lists the /v1 form once
+        exclude: { paths: [/^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution)/] },
       }),
     )
     .use(systemRoutes(ctx))

@@ -35,6 +35,8 @@ const EnvSchema = T.Object({
   MIN_PAYOUT: T.String({ default: '0', pattern: '^[0-9]{1,12}(\\.[0-9]{1,3})?$' }),
   /** Time limit of one webhook delivery, in milliseconds. */
   WEBHOOK_TIMEOUT_MS: T.String({ default: '10000', pattern: '^[0-9]{1,7}$' }),
+  /** Webhook deliveries one process sends at once. */
+  WEBHOOK_CONCURRENCY: T.String({ default: '32', pattern: '^[0-9]{1,4}$' }),
   /** Retry failed webhook deliveries automatically on a backoff schedule. */
   WEBHOOK_AUTO_RETRY: T.Optional(Bool),
   /** Allow plain-HTTP webhook subscribers. */
@@ -69,6 +71,7 @@ export type Config = {
   payoutCron: string;
   minPayout: string;
   webhookTimeoutMs: number;
+  webhookConcurrency: number;
   webhookAutoRetry: boolean;
   webhookAllowHttp: boolean;
   webhookAllowPrivate: boolean;
@@ -126,6 +129,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     payoutCron: env.PAYOUT_CRON,
     minPayout: env.MIN_PAYOUT,
     webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS),
+    webhookConcurrency: Math.max(1, Number(env.WEBHOOK_CONCURRENCY)),
     webhookAutoRetry: flag(env.WEBHOOK_AUTO_RETRY),
     webhookAllowHttp: flag(env.WEBHOOK_ALLOW_HTTP),
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),

@@ -46,6 +46,8 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
+  // HTTP first (in-flight requests finish), then the webhook dispatcher (in-flight deliveries finish
+  // and are recorded): both inside server.stop()
   await server.stop();
   ctx.mailer.close();
   await db.close();

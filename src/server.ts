@@ -6,6 +6,7 @@ import { createApp, createFetch, MAX_BODY_BYTES } from './app';
 import type { Logger } from './lib/log';
 import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
+import { createDispatcher } from './modules/webhooks';
 
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
   return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics() };
@@ -13,9 +14,14 @@ export function createContext(config: Config, sql: Sql, log: Logger): AppContext
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
 
-/** Listens on config.port (0: any free port); stop() lets in-flight requests finish. */
+/**
+ * Listens on config.port (0: any free port) and runs the webhook dispatcher beside it; stop() lets
+ * in-flight requests and deliveries finish.
+ */
 export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   const app = createApp(ctx);
+  const dispatcher = createDispatcher(ctx);
+  void dispatcher.start();
   const server = Bun.serve({
     port: ctx.config.port,
     hostname,
@@ -33,6 +39,7 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
     port: server.port!,
     async stop() {
       await server.stop(false);
+      await dispatcher.stop();
     },
   };
 }

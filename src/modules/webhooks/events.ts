@@ -57,3 +57,10 @@ export type EventPayloads = {
   'payout.created': { payoutId: string; partnerId: string; amount: string; currency: string; commissionCount: number };
   'webhook.test': Record<string, unknown>;
 };
+
+/** What an endpoint may subscribe to: the event types, or `*` alone for all of them. */
+export const WILDCARD = '*';
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,262 @@
+// The delivery dispatcher: runs in every service process. It wakes on NOTIFY from the outbox and
+// also polls; claims due deliveries with FOR UPDATE SKIP LOCKED and a lease (several replicas share
+// the work; a crashed process's leases run out and its deliveries are sent again: at-least-once);
+// sends with bounded concurrency; records outcomes in batches. stop() lets in-flight sends finish.
+import type { AppContext } from '../../context';
+import type { Sql } from '../../db';
+import { newId } from '../../lib/ids';
+import { DELIVERY_CHANNEL } from './outbox';
+import { retryDelayMs } from './schedule';
+import { attemptDelivery, type AttemptResult, type SendOptions } from './send';
+import { countAttempt, envelopeBody, leaseMs } from './service';
+
+export type DispatcherOptions = {
+  /** Deliveries in flight at once (per process). */
+  concurrency?: number;
+  /** Polling interval, for deliveries whose NOTIFY was missed and for scheduled retries. */
+  pollMs?: number;
+  /** A separate database handle (the test of two dispatchers uses one each). */
+  sql?: Sql;
+  /** Overrides of the send options (tests: a fake DNS lookup). */
+  send?: Partial<SendOptions>;
+};
+
+export type Dispatcher = {
+  start(): Promise<void>;
+  /** Stops claiming, waits for in-flight deliveries and writes their outcomes. */
+  stop(): Promise<void>;
+  /** Looks for due deliveries now. */
+  wake(): void;
+  /** Attempts made by this dispatcher since start. */
+  readonly sent: number;
+};
+
+type Claimed = {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event: string;
+  attempt: number;
+  url: string;
+  secret: string;
+  type: string;
+  created_at: Date;
+  data: string;
+};
+
+type Outcome = { delivery: Claimed; result: AttemptResult };
+
+export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {}): Dispatcher {
+  const sql = options.sql ?? ctx.sql;
+  const concurrency = Math.max(1, options.concurrency ?? ctx.config.webhookConcurrency);
+  const pollMs = options.pollMs ?? 1000;
+  const lease = leaseMs(ctx);
+  const sendOptions: SendOptions = {
+    allowHttp: ctx.config.webhookAllowHttp,
+    allowPrivate: ctx.config.webhookAllowPrivate,
+    timeoutMs: ctx.config.webhookTimeoutMs,
+    ...options.send,
+  };
+  const log = ctx.log.child({ component: 'webhooks' });
+
+  let running = false;
+  let inFlight = 0;
+  let sent = 0;
+  let pumping = false;
+  let again = false;
+  let poller: ReturnType<typeof setInterval> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  const sends = new Set<Promise<void>>();
+  let outcomes: Outcome[] = [];
+  let flushing: Promise<void> | undefined;
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  let idle: (() => void) | undefined;
+
+  async function claim(limit: number): Promise<Claimed[]> {
+    return (await sql`
+      with due as (
+        select d.id
+        from webhook_deliveries d
+        join webhook_endpoints e on e.id = d.endpoint_id and e.active
+        where d.status = 'pending' and d.next_attempt_at <= now()
+          and (d.lease_until is null or d.lease_until < now())
+        order by d.next_attempt_at, d.id
+        limit ${limit}
+        for update of d skip locked
+      )
+      update webhook_deliveries d
+      set lease_until = now() + ${lease} * interval '1 millisecond'
+      from due, webhook_endpoints e, webhook_events ev
+      where d.id = due.id and e.id = d.endpoint_id and ev.id = d.event_id
+      returning d.id, d.endpoint_id, d.event_id, d.event, d.attempt, e.url, e.secret,
+                ev.type, ev.created_at, ev.data::text as data`) as unknown as Claimed[];
+  }
+
+  function wake(): void {
+    if (!running) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    void pump();
+  }
+
+  async function pump(): Promise<void> {
+    pumping = true;
+    try {
+      do {
+        again = false;
+        while (running && inFlight < concurrency) {
+          const rows = await claim(concurrency - inFlight);
+          if (rows.length === 0) break;
+          for (const row of rows) launch(row);
+        }
+      } while (again && running && inFlight < concurrency);
+    } catch (error) {
+      log.error('claiming deliveries failed', { error });
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function launch(delivery: Claimed): void {
+    inFlight++;
+    const task = attemptDelivery(
+      {
+        url: delivery.url,
+        secret: delivery.secret,
+        event: delivery.event,
+        envelopeId: delivery.event_id,
+        deliveryId: delivery.id,
+        body: envelopeBody({ id: delivery.event_id, type: delivery.type, created_at: delivery.created_at, data: delivery.data }),
+      },
+      sendOptions,
+    ).then((result) => {
+      sent++;
+      countAttempt(ctx, result);
+      if (result.status === 'failed') {
+        log.warn('webhook delivery failed', { deliveryId: delivery.id, endpointId: delivery.endpoint_id, error: result.error, responseStatus: result.responseStatus });
+      }
+      outcomes.push({ delivery, result });
+      scheduleFlush();
+    });
+    const tracked = task.finally(() => {
+      sends.delete(tracked);
+      inFlight--;
+      if (inFlight === 0 && idle) idle();
+      wake();
+    });
+    sends.add(tracked);
+  }
+
+  function scheduleFlush(): void {
+    if (outcomes.length >= 200) {
+      void flush();
+      return;
+    }
+    flushTimer ??= setTimeout(() => {
+      flushTimer = undefined;
+      void flush();
+    }, 5);
+  }
+
+  /** Writes outcomes (and, with auto-retry, the next attempts) in one statement; one flush at a time. */
+  async function flush(): Promise<void> {
+    if (flushing) {
+      await flushing;
+      if (outcomes.length > 0) return flush();
+      return;
+    }
+    if (outcomes.length === 0) return;
+    const batch = outcomes;
+    outcomes = [];
+    flushing = writeOutcomes(batch)
+      .catch((error) => {
+        log.error('recording delivery outcomes failed; retrying', { error });
+        outcomes.push(...batch);
+        return new Promise<void>((ok) => setTimeout(ok, 500));
+      })
+      .finally(() => {
+        flushing = undefined;
+      });
+    await flushing;
+    if (outcomes.length > 0) scheduleFlush();
+  }
+
+  async function writeOutcomes(batch: Outcome[]): Promise<void> {
+    const retries = batch.flatMap(({ delivery, result }) => {
+      if (!ctx.config.webhookAutoRetry || result.status !== 'failed' || result.error === 'blocked') return [];
+      const delay = retryDelayMs(delivery.attempt);
+      return delay === null ? [] : [{ of: delivery.id, id: newId('event'), delay }];
+    });
+    await sql`
+      with v as (
+        select * from unnest(
+          ${batch.map((o) => o.delivery.id)}::text[],
+          ${batch.map((o) => o.result.status)}::text[],
+          ${batch.map((o) => o.result.responseStatus) as never}::int[],
+          ${batch.map((o) => o.result.responseBody) as never}::text[],
+          ${batch.map((o) => o.result.error) as never}::text[],
+          ${batch.map((o) => o.result.durationMs)}::int[]
+        ) as v(id, status, response_status, response_body, error, duration_ms)
+      ),
+      done as (
+        update webhook_deliveries d set
+          status = v.status, response_status = v.response_status, response_body = v.response_body,
+          error = v.error, duration_ms = v.duration_ms, completed_at = now(), lease_until = null
+        from v
+        where d.id = v.id and d.status = 'pending'
+        returning d.id, d.endpoint_id, d.event_id, d.event, d.attempt
+      ),
+      r as (
+        select * from unnest(${retries.map((r) => r.of)}::text[], ${retries.map((r) => r.id)}::text[], ${retries.map((r) => r.delay)}::int[])
+          as r(retry_of, id, delay_ms)
+      )
+      insert into webhook_deliveries (id, endpoint_id, event_id, event, attempt, retry_of, next_attempt_at)
+      select r.id, done.endpoint_id, done.event_id, done.event, done.attempt + 1, done.id,
+             now() + r.delay_ms * interval '1 millisecond'
+      from done join r on r.retry_of = done.id`;
+  }
+
+  return {
+    get sent() {
+      return sent;
+    },
+    wake,
+    async start() {
+      if (running) return;
+      running = true;
+      ctx.metrics.gauge('partnerd_webhook_deliveries_due', async () => {
+        const [row] = await sql`
+          select count(*)::int as n from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.active
+          where d.status = 'pending' and d.next_attempt_at <= now()`;
+        return row?.n ?? 0;
+      });
+      poller = setInterval(wake, pollMs);
+      wake();
+      try {
+        const listener = await sql.listen(DELIVERY_CHANNEL, () => wake());
+        if (running) unlisten = listener.unlisten;
+        else await listener.unlisten();
+      } catch (error) {
+        if (running) log.warn('LISTEN failed; relying on polling', { error });
+      }
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      clearInterval(poller);
+      await unlisten?.().catch(() => undefined);
+      while (pumping || inFlight > 0) {
+        if (inFlight > 0) await new Promise<void>((ok) => (idle = ok));
+        else await new Promise((ok) => setTimeout(ok, 5));
+      }
+      idle = undefined;
+      await Promise.all([...sends]);
+      if (flushTimer) clearTimeout(flushTimer);
+      flushTimer = undefined;
+      // a database that is gone for good must not hold the shutdown: those leases run out and re-send
+      for (let i = 0; i < 5 && (outcomes.length > 0 || flushing); i++) await flush();
+    },
+  };
+}

@@ -1,0 +1,301 @@
+// Webhook endpoints (registration, changes, soft and hard delete), the delivery log, and the
+// synchronous sends (test calls and manual retries) that answer the delivery record inline.
+import type { AppContext } from '../../context';
+import type { Sql, Tx } from '../../db';
+import { conflict, invalidField, notFound } from '../../lib/errors';
+import { isId, newId } from '../../lib/ids';
+import { iso } from '../../lib/time';
+import { EVENT_TYPES, isEventType, WILDCARD } from './events';
+import { urlProblem } from './guard';
+import { samplePayload } from './samples';
+import { attemptDelivery, type AttemptResult } from './send';
+import { newSecret } from './signing';
+
+type Row = Record<string, any>;
+
+export type Endpoint = {
+  id: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  label: string | null;
+  createdAt: string;
+};
+
+export type Delivery = {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  event: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: 'timeout' | 'network' | 'http_status' | 'blocked' | null;
+  durationMs: number | null;
+  createdAt: string;
+  completedAt: string | null;
+  retryOf: string | null;
+  /** When a pending delivery is due (automatic retries wait here); null once done. */
+  nextAttemptAt: string | null;
+};
+
+function toEndpoint(row: Row): Endpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    active: row.active,
+    label: row.label ?? null,
+    createdAt: iso(row.created_at)!,
+  };
+}
+
+export function toDelivery(row: Row): Delivery {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    event: row.event,
+    status: row.status,
+    attempt: row.attempt,
+    responseStatus: row.response_status ?? null,
+    responseBody: row.response_body ?? null,
+    error: row.error ?? null,
+    durationMs: row.duration_ms ?? null,
+    createdAt: iso(row.created_at)!,
+    completedAt: iso(row.completed_at),
+    retryOf: row.retry_of ?? null,
+    nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+  };
+}
+
+/** Lease a delivery is given while one process sends it; after it, another process may take it over. */
+export function leaseMs(ctx: AppContext): number {
+  return ctx.config.webhookTimeoutMs + 5000;
+}
+
+function checkUrl(ctx: AppContext, url: string): string {
+  const problem = urlProblem(url.trim(), { allowHttp: ctx.config.webhookAllowHttp, allowPrivate: ctx.config.webhookAllowPrivate });
+  if (problem) throw invalidField('url', problem);
+  return new URL(url.trim()).toString();
+}
+
+/** Validates a subscription list: known event types, or `*` alone. Duplicates collapse. */
+export function checkEvents(events: string[]): string[] {
+  const unique = [...new Set(events)];
+  if (unique.includes(WILDCARD)) {
+    if (unique.length > 1) throw invalidField('events', 'use ["*"] alone to receive every event');
+    return [WILDCARD];
+  }
+  const unknown = unique.filter((e) => !isEventType(e));
+  if (unknown.length > 0) {
+    throw invalidField('events', `unknown event type ${unknown.map((e) => JSON.stringify(e)).join(', ')}; known: ${EVENT_TYPES.join(', ')}, or "*"`);
+  }
+  return unique;
+}
+
+export async function createEndpoint(
+  ctx: AppContext,
+  input: { url: string; events: string[]; label?: string | null },
+): Promise<{ endpoint: Endpoint; secret: string }> {
+  const url = checkUrl(ctx, input.url);
+  const events = checkEvents(input.events);
+  const secret = newSecret();
+  const [row] = await ctx.sql`
+    insert into webhook_endpoints (id, url, events, label, secret)
+    values (${newId('endpoint')}, ${url}, ${events}, ${input.label ?? null}, ${secret})
+    returning *`;
+  return { endpoint: toEndpoint(row!), secret };
+}
+
+export async function listEndpoints(sql: Sql, filter: { active?: boolean; limit: number; cursor?: string }): Promise<Endpoint[]> {
+  const rows = await sql`
+    select * from webhook_endpoints
+    where true
+      ${filter.active === undefined ? sql`` : sql`and active = ${filter.active}`}
+      ${filter.cursor ? sql`and id < ${filter.cursor}` : sql``}
+    order by id desc
+    limit ${filter.limit + 1}`;
+  return rows.map(toEndpoint);
+}
+
+async function endpointRow(sql: Tx, id: string): Promise<Row> {
+  if (!isId('endpoint', id)) throw notFound('webhook endpoint');
+  const [row] = await sql`select * from webhook_endpoints where id = ${id}`;
+  if (!row) throw notFound('webhook endpoint');
+  return row;
+}
+
+export async function getEndpoint(sql: Sql, id: string): Promise<Endpoint> {
+  return toEndpoint(await endpointRow(sql, id));
+}
+
+export async function updateEndpoint(
+  ctx: AppContext,
+  id: string,
+  input: { url?: string; events?: string[]; label?: string | null; active?: boolean },
+): Promise<Endpoint> {
+  await endpointRow(ctx.sql, id);
+  const url = input.url === undefined ? undefined : checkUrl(ctx, input.url);
+  const events = input.events === undefined ? undefined : checkEvents(input.events);
+  const [row] = await ctx.sql`
+    update webhook_endpoints set
+      url = coalesce(${url ?? null}, url),
+      events = coalesce(${events ?? null}::text[], events),
+      label = ${input.label === undefined ? ctx.sql`label` : input.label},
+      active = coalesce(${input.active ?? null}::boolean, active),
+      updated_at = now()
+    where id = ${id}
+    returning *`;
+  if (!row) throw notFound('webhook endpoint');
+  return toEndpoint(row);
+}
+
+/** Soft delete (active=false, history kept) or, with hard, removes the endpoint and its delivery log. */
+export async function deleteEndpoint(sql: Sql, id: string, hard: boolean): Promise<Endpoint | null> {
+  await endpointRow(sql, id);
+  if (hard) {
+    await sql`delete from webhook_endpoints where id = ${id}`;
+    return null;
+  }
+  const [row] = await sql`update webhook_endpoints set active = false, updated_at = now() where id = ${id} returning *`;
+  if (!row) throw notFound('webhook endpoint');
+  return toEndpoint(row);
+}
+
+export async function listDeliveries(
+  sql: Sql,
+  endpointId: string,
+  filter: { status?: string; event?: string; limit: number; cursor?: string },
+): Promise<Delivery[]> {
+  await endpointRow(sql, endpointId);
+  if (filter.event !== undefined && !isEventType(filter.event)) {
+    throw invalidField('event', `unknown event type; known: ${EVENT_TYPES.join(', ')}`, 'invalid_query');
+  }
+  const rows = await sql`
+    select * from webhook_deliveries
+    where endpoint_id = ${endpointId}
+      ${filter.status ? sql`and status = ${filter.status}` : sql``}
+      ${filter.event ? sql`and event = ${filter.event}` : sql``}
+      ${filter.cursor ? sql`and id < ${filter.cursor}` : sql``}
+    order by id desc
+    limit ${filter.limit + 1}`;
+  return rows.map(toDelivery);
+}
+
+async function deliveryRow(sql: Tx, endpointId: string, deliveryId: string): Promise<Row> {
+  await endpointRow(sql, endpointId);
+  if (!isId('event', deliveryId)) throw notFound('delivery');
+  const [row] = await sql`select * from webhook_deliveries where id = ${deliveryId} and endpoint_id = ${endpointId}`;
+  if (!row) throw notFound('delivery');
+  return row;
+}
+
+export async function getDelivery(sql: Sql, endpointId: string, deliveryId: string): Promise<Delivery> {
+  return toDelivery(await deliveryRow(sql, endpointId, deliveryId));
+}
+
+/** The raw request body of an envelope (event row with `data` as JSON text). */
+export function envelopeBody(event: { id: string; type: string; created_at: Date; data: string }): string {
+  return `{"id":${JSON.stringify(event.id)},"event":${JSON.stringify(event.type)},"created":"${event.created_at.toISOString()}","data":${event.data}}`;
+}
+
+/** Writes the outcome of one attempt; only a delivery still pending is changed. */
+export async function recordAttempt(sql: Tx, deliveryId: string, result: AttemptResult): Promise<Row | undefined> {
+  const [row] = await sql`
+    update webhook_deliveries set
+      status = ${result.status},
+      response_status = ${result.responseStatus},
+      response_body = ${result.responseBody},
+      error = ${result.error},
+      duration_ms = ${result.durationMs},
+      completed_at = now(),
+      lease_until = null
+    where id = ${deliveryId} and status = 'pending'
+    returning *`;
+  return row;
+}
+
+/**
+ * Sends a delivery row the caller just inserted (leased to us) and answers its record. Used by the
+ * test call and manual retry, which answer synchronously.
+ */
+async function sendInline(ctx: AppContext, deliveryId: string): Promise<Delivery> {
+  const [row] = await ctx.sql`
+    select d.id, d.event, e.url, e.secret, ev.id as event_id, ev.type, ev.created_at, ev.data::text as data
+    from webhook_deliveries d
+    join webhook_endpoints e on e.id = d.endpoint_id
+    join webhook_events ev on ev.id = d.event_id
+    where d.id = ${deliveryId}`;
+  if (!row) throw notFound('delivery');
+  const result = await attemptDelivery(
+    {
+      url: row.url,
+      secret: row.secret,
+      event: row.event,
+      envelopeId: row.event_id,
+      deliveryId: row.id,
+      body: envelopeBody({ id: row.event_id, type: row.type, created_at: row.created_at, data: row.data }),
+    },
+    {
+      allowHttp: ctx.config.webhookAllowHttp,
+      allowPrivate: ctx.config.webhookAllowPrivate,
+      timeoutMs: ctx.config.webhookTimeoutMs,
+    },
+  );
+  countAttempt(ctx, result);
+  const done = await recordAttempt(ctx.sql, deliveryId, result);
+  if (done) return toDelivery(done);
+  const [current] = await ctx.sql`select * from webhook_deliveries where id = ${deliveryId}`;
+  if (!current) throw notFound('webhook endpoint'); // deleted for good while we were sending
+  return toDelivery(current);
+}
+
+export function countAttempt(ctx: AppContext, result: AttemptResult): void {
+  ctx.metrics.inc('partnerd_webhook_deliveries_total', { result: result.error ?? 'succeeded' });
+  ctx.metrics.observe('partnerd_webhook_delivery_duration_seconds', result.durationMs / 1000);
+}
+
+/**
+ * `POST /webhooks/:id/test`: a `webhook.test` envelope, or a sample of `event`, sent now to this
+ * endpoint whatever it subscribes to (and even when inactive). The envelope is stored marked as
+ * synthetic; the attempt appears in the delivery log like any other.
+ */
+export async function testSend(ctx: AppContext, endpointId: string, event: string | undefined): Promise<Delivery> {
+  const type = event ?? 'webhook.test';
+  if (!isEventType(type)) {
+    throw invalidField('event', `unknown event type; known: ${EVENT_TYPES.join(', ')}`, 'invalid_query');
+  }
+  const deliveryId = await ctx.sql.begin(async (tx) => {
+    await endpointRow(tx, endpointId);
+    const eventId = newId('event');
+    await tx`
+      insert into webhook_events (id, type, data, synthetic)
+      values (${eventId}, ${type}, ${tx.json(samplePayload(type) as never)}, true)`;
+    const id = newId('event');
+    await tx`
+      insert into webhook_deliveries (id, endpoint_id, event_id, event, lease_until)
+      values (${id}, ${endpointId}, ${eventId}, ${type}, now() + ${leaseMs(ctx)} * interval '1 millisecond')`;
+    return id;
+  });
+  return sendInline(ctx, deliveryId);
+}
+
+/**
+ * Manual retry: a new attempt row (attempt + 1, retryOf the old one) for the same envelope, sent
+ * now. A delivery still pending cannot be retried (it is about to be sent).
+ */
+export async function retryDelivery(ctx: AppContext, endpointId: string, deliveryId: string): Promise<Delivery> {
+  const id = await ctx.sql.begin(async (tx) => {
+    const old = await deliveryRow(tx, endpointId, deliveryId);
+    if (old.status === 'pending') throw conflict('this delivery is still pending; it will be sent without a retry');
+    const id = newId('event');
+    await tx`
+      insert into webhook_deliveries (id, endpoint_id, event_id, event, attempt, retry_of, lease_until)
+      values (${id}, ${endpointId}, ${old.event_id}, ${old.event}, ${old.attempt + 1}, ${old.id},
+              now() + ${leaseMs(ctx)} * interval '1 millisecond')`;
+    return id;
+  });
+  return sendInline(ctx, id);
+}
