@@ -1,12 +1,18 @@
 // The HTTP application: global parsing and error handling, then every module's routes. API routes
 // are served both unprefixed and under /v1 (SPEC uses both forms).
 import { openapi } from '@elysiajs/openapi';
+import type { Server } from 'bun';
 import { Elysia } from 'elysia';
 import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { newId } from './lib/ids';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
+import { campaignRoutes } from './modules/campaigns';
+import { linkRoutes } from './modules/links';
+import { addCorsHeaders, rememberServer } from './modules/links/address';
+import { redirectRoutes } from './modules/links/redirect';
 import { partnerRoutes } from './modules/partners';
+import { settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -15,7 +21,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const requestIds = new WeakMap<Request, string>();
 
 export function createApp(ctx: AppContext) {
-  const api = () => new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx));
+  const api = () =>
+    new Elysia()
+      .use(partnerRoutes(ctx))
+      .use(apiKeyRoutes(ctx))
+      .use(campaignRoutes(ctx))
+      .use(settingsRoutes(ctx))
+      .use(linkRoutes(ctx));
 
   return new Elysia()
     .onParse(async ({ request, contentType }) => parseBody(request, contentType))
@@ -34,11 +46,13 @@ export function createApp(ctx: AppContext) {
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } } },
           security: [{ bearer: [] }],
         },
-        exclude: { paths: [/^\/(?!v1\/)(partners|api-keys)/] },
+        exclude: { paths: [/^\/(?!v1\/)(partners|api-keys|campaigns|settings|links|clicks|identify)/] },
       }),
     )
     .use(systemRoutes(ctx))
     .use(sessionRoutes(ctx))
+    // share links and the browser client: not under /v1, no auth
+    .use(redirectRoutes(ctx))
     .use(api())
     .group('/v1', (v1) => v1.use(api()));
 }
@@ -50,7 +64,8 @@ export type App = ReturnType<typeof createApp>;
  * Wrapping here sees every answer, including those Elysia builds itself.
  */
 export function createFetch(ctx: AppContext, app: App) {
-  return async function fetch(request: Request): Promise<Response> {
+  return async function fetch(request: Request, server?: Server<unknown>): Promise<Response> {
+    if (server) rememberServer(request, server);
     const started = performance.now();
     const requestId = safeRequestId(request.headers.get('x-request-id')) ?? newId('event').slice(4);
     requestIds.set(request, requestId);
@@ -65,6 +80,7 @@ export function createFetch(ctx: AppContext, app: App) {
     const seconds = (performance.now() - started) / 1000;
     const url = new URL(request.url);
     const route = routeLabel(url.pathname);
+    addCorsHeaders(url.pathname, response);
     ctx.metrics.inc('partnerd_http_requests_total', { method: request.method, route, status: String(response.status) });
     ctx.metrics.observe('partnerd_http_request_duration_seconds', seconds, { method: request.method, route });
     ctx.log.info('request', {

@@ -6,6 +6,7 @@ import { createApp, createFetch, MAX_BODY_BYTES } from './app';
 import type { Logger } from './lib/log';
 import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
+import { stopLinkRuntime } from './modules/links/runtime';
 
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
   return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics() };
@@ -31,8 +32,10 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   return {
     url: `http://${host}:${server.port}`,
     port: server.port!,
+    /** Lets in-flight requests finish, then writes the buffered clicks (SIGTERM must not lose them). */
     async stop() {
       await server.stop(false);
+      await stopLinkRuntime(ctx);
     },
   };
 }
