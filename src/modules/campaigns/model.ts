@@ -26,7 +26,8 @@ export const UpdateCampaignBody = t.Object({
 });
 
 export const ListCampaignsQuery = t.Object({
-  archived: t.Optional(t.UnionEnum(['true', 'false'], { description: 'Only archived (true) or only live (false) campaigns.' })),
+  // a string pattern, not UnionEnum: Elysia fills an absent optional query enum with its first value
+  archived: t.Optional(t.String({ pattern: '^(true|false)$', error: 'must be true or false', description: 'Only archived (true) or only live (false) campaigns.' })),
   ...PageQuery,
 });
 

@@ -4,11 +4,12 @@ import type { AppContext } from '../../context';
 import { authPlugin } from '../auth/plugin';
 import { getSettings, updateSettings } from './service';
 
+// t.Union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value
 const UpdateSettingsBody = t.Object(
   {
-    attributionModel: t.Optional(t.UnionEnum(['last_click', 'linear', 'position'])),
+    attributionModel: t.Optional(t.Union([t.Literal('last_click'), t.Literal('linear'), t.Literal('position')])),
     attributionWindowDays: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })),
-    partnerSignup: t.Optional(t.Nullable(t.UnionEnum(['open', 'closed']), { description: 'null: follow PARTNER_SIGNUP.' })),
+    partnerSignup: t.Optional(t.Union([t.Literal('open'), t.Literal('closed'), t.Null()], { description: 'null: follow PARTNER_SIGNUP.' })),
   },
   { additionalProperties: false },
 );
