@@ -34,10 +34,6 @@ export function linkRoutes(ctx: AppContext) {
     .get(
       '/links',
       async ({ query, principal }) => {
-        // no links:read scope exists: keys that may create links or read partners may list them
-        if (principal.kind === 'scoped' && !principal.scopes.some((s) => s === 'links:write' || s === 'partners:read')) {
-          throw forbidden('this key lacks the links:write or partners:read scope');
-        }
         const own = ownPartnerId(principal);
         if (own !== undefined && query.partnerId !== undefined && query.partnerId !== own) {
           throw forbidden('partners may only list their own links');
@@ -51,7 +47,8 @@ export function linkRoutes(ctx: AppContext) {
         const { items, nextCursor } = paginate(rows, page.limit);
         return { links: items, nextCursor };
       },
-      { auth: { scope: 'admin', partner: true }, query: ListLinksQuery, detail: { summary: 'List share links' } },
+      // there is no links:read scope: links are partner data, read with partners:read
+      { auth: { scope: 'partners:read', partner: true }, query: ListLinksQuery, detail: { summary: 'List share links' } },
     )
     .options('/clicks', preflight, { detail: { hide: true } })
     .post(
