@@ -85,7 +85,7 @@ function createRuntime(ctx: AppContext): LinkRuntime {
       ip_hash: meta.ip ? sha256(`${s}:${meta.ip}`) : null,
       user_agent: meta.userAgent ? meta.userAgent.slice(0, MAX_TEXT) : null,
       referrer: meta.referrer ? meta.referrer.slice(0, MAX_TEXT) : null,
-      created_at: new Date(),
+      created_at: Date.now(),
     });
     return id;
   };
