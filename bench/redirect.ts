@@ -96,6 +96,9 @@ try {
   // every 302 the service ever answered (warm-up included) against every click row
   const [served, written] = await Promise.all([redirectsServed(), db`select count(*) as n from clicks`.then((r) => Number(r[0]!.n))]);
 
+  await Bun.sleep(4000);
+  const laterWritten = Number((await db`select count(*) as n from clicks`)[0]!.n);
+  const flushes = (await (await fetch(`${base}/metrics`)).text()).split('\n').filter((l) => l.startsWith('partnerd_click_flush_seconds_'));
   const cpu = cpus();
   console.log(`\nmachine: ${cpu.length} x ${cpu[0]?.model ?? '?'}, load average before/after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`wrk -t${threads} -c${connections} -d${seconds}s; PostgreSQL at ${new URL(serverUrl).host}\n`);
@@ -107,7 +110,8 @@ try {
   console.log(`\nredirects/s as share of hello-world: ${((100 * redirectResult.rps) / helloResult.rps).toFixed(1)}%`);
   console.log(`click buffer when the load stopped: ${backlog} clicks`);
   console.log(`clicks in the database 1 s after the load stopped: ${written} of ${served} redirects answered` +
-    (written === served ? ' (all)' : ` (MISSING ${served - written})`));
+    (written === served ? ' (all)' : ` (MISSING ${served - written}; 5 s after: ${laterWritten})`));
+  console.log(`click flushes: ${flushes.filter((l) => !l.includes('bucket')).join(', ')}`);
 } finally {
   service.kill('SIGTERM');
   await service.exited;

@@ -154,6 +154,42 @@ describe('GET /r/:slug', () => {
   });
 });
 
+describe('overload', () => {
+  test('when inserts cannot keep up, redirects wait for the backlog instead of piling clicks up', async () => {
+    const cmp = await campaign(svc);
+    const l = await link(svc, await partner(svc, [cmp]), cmp);
+    await follow(l.url); // cached
+    await Bun.sleep(300);
+    // a held lock makes every insert wait: the writes in flight fill up, then clicks age in memory
+    const locker = await svc.sql.reserve();
+    await locker`begin`;
+    await locker`lock table clicks in exclusive mode`;
+    let waited: Promise<Response>;
+    let answered = false;
+    try {
+      for (let i = 0; i < 4; i++) {
+        expect((await follow(l.url)).status).toBe(302);
+        await Bun.sleep(150);
+      }
+      await Bun.sleep(600);
+      waited = follow(l.url).then((r) => {
+        answered = true;
+        return r;
+      });
+      await Bun.sleep(200);
+      expect(answered).toBe(false);
+    } finally {
+      await locker`commit`;
+      locker.release();
+    }
+    const res = await waited!;
+    expect(res.status).toBe(302);
+    const clickId = clickOf(res.headers.get('location')!);
+    expect(await eventually(async () => (await svc.sql`select 1 from clicks where id = ${clickId}`).length === 1)).toBe(true);
+    expect(await eventually(async () => (await svc.sql`select 1 from clicks where link_id = ${l.id}`).length === 6)).toBe(true);
+  });
+});
+
 describe('TRUST_PROXY', () => {
   test('with one trusted proxy the last X-Forwarded-For address is hashed', async () => {
     const proxied = await startService({ TRUST_PROXY: '1' });

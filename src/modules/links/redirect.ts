@@ -27,7 +27,11 @@ function incomingQuery(url: string): string {
     .join('&');
 }
 
-export function redirectRoutes(ctx: AppContext) {
+/**
+ * The share-link answer: 302 with pp_click (click buffered), 302 without for a revoked partner,
+ * or the 404 page. Synchronous when the link is cached, as it nearly always is.
+ */
+export function shareLinkHandler(ctx: AppContext) {
   const runtime = linkRuntime(ctx);
   const trustProxy = ctx.config.trustProxy;
 
@@ -46,17 +50,19 @@ export function redirectRoutes(ctx: AppContext) {
     return clickId instanceof Promise ? clickId.then(redirect) : redirect(clickId);
   };
 
+  return (request: Request, slug: string): Response | Promise<Response> => {
+    if (!SLUG_PATTERN.test(slug)) return notFoundPage();
+    const target = runtime.cache.get(slug.toLowerCase());
+    return target instanceof Promise ? target.then((t) => answer(request, t)) : answer(request, target);
+  };
+}
+
+export function redirectRoutes(ctx: AppContext) {
+  const shareLink = shareLinkHandler(ctx);
   return new Elysia()
-    .get(
-      '/r/:slug',
-      ({ params, request }) => {
-        const slug = params.slug;
-        if (!SLUG_PATTERN.test(slug)) return notFoundPage();
-        const target = runtime.cache.get(slug.toLowerCase());
-        return target instanceof Promise ? target.then((t) => answer(request, t)) : answer(request, target);
-      },
-      { detail: { summary: 'Follow a share link (302 to the campaign destination)', tags: ['Links and clicks'] } },
-    )
+    .get('/r/:slug', ({ params, request }) => shareLink(request, params.slug), {
+      detail: { summary: 'Follow a share link (302 to the campaign destination)', tags: ['Links and clicks'] },
+    })
     .get(
       '/client.js',
       ({ request }) => {

@@ -53,7 +53,10 @@ const MAX_TEXT = 1024;
 
 function createRuntime(ctx: AppContext): LinkRuntime {
   const cache = new LinkCache((slug) => loadLinkTarget(ctx.sql, slug));
-  const clicks = new ClickBuffer(ctx.sql, ctx.log, (n) => ctx.metrics.inc('partnerd_clicks_written_total', {}, n));
+  const clicks = new ClickBuffer(ctx.sql, ctx.log, (n, seconds) => {
+    ctx.metrics.inc('partnerd_clicks_written_total', {}, n);
+    ctx.metrics.observe('partnerd_click_flush_seconds', seconds);
+  });
   ctx.metrics.gauge('partnerd_click_buffer_size', () => clicks.size);
 
   let salt: string | null = null;
@@ -89,14 +92,19 @@ function createRuntime(ctx: AppContext): LinkRuntime {
     });
     return id;
   };
+  // under overload the redirect waits for the backlog, keeping clicks durable within a second
+  const acknowledge = (id: string): string | Promise<string> => {
+    const wait = clicks.backpressure();
+    return wait ? wait.then(() => id) : id;
+  };
 
   return {
     cache,
     clicks,
     recordClick(target, meta) {
       if (target.revoked) return null;
-      if (salt !== null) return make(target, meta, salt);
-      return loadSalt().then((s) => make(target, meta, s));
+      if (salt !== null) return acknowledge(make(target, meta, salt));
+      return loadSalt().then((s) => acknowledge(make(target, meta, s)));
     },
     location(target, clickId, extraQuery = '') {
       const click = clickId ? `pp_click=${clickId}` : '';
