@@ -30,8 +30,8 @@ async function waitFor(url: string) {
 
 type WrkResult = { rps: number; p50: string; p99: string; requests: number; errors: string };
 
-async function wrk(url: string, duration: number): Promise<WrkResult> {
-  const proc = Bun.spawn(['wrk', `-t${threads}`, `-c${connections}`, `-d${duration}s`, '--latency', url], { stdout: 'pipe', stderr: 'inherit' });
+async function wrk(url: string, duration: number, conns = connections): Promise<WrkResult> {
+  const proc = Bun.spawn(['wrk', `-t${threads}`, `-c${conns}`, `-d${duration}s`, '--latency', url], { stdout: 'pipe', stderr: 'inherit' });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   const num = (re: RegExp) => re.exec(out)?.[1] ?? '?';
@@ -92,6 +92,8 @@ try {
   const healthResult = await wrk(`${base}/healthz`, seconds);
   const redirectResult = await wrk(link.url, seconds);
   const backlog = await metric('partnerd_click_buffer_size');
+  // latency when the machine is not saturated: few connections
+  const lightResult = await wrk(link.url, Math.max(3, Math.round(seconds / 3)), 4);
   await Bun.sleep(1000);
   // every 302 the service ever answered (warm-up included) against every click row
   const [served, written] = await Promise.all([redirectsServed(), db`select count(*) as n from clicks`.then((r) => Number(r[0]!.n))]);
@@ -107,6 +109,7 @@ try {
   console.log(`| Bun.serve hello-world | ${helloResult.rps.toFixed(0)} | ${helloResult.p50} | ${helloResult.p99} | ${helloResult.errors} |`);
   console.log(`| partnerd GET /healthz (no database) | ${healthResult.rps.toFixed(0)} | ${healthResult.p50} | ${healthResult.p99} | ${healthResult.errors} |`);
   console.log(`| GET /r/:slug (302 + click) | ${redirectResult.rps.toFixed(0)} | ${redirectResult.p50} | ${redirectResult.p99} | ${redirectResult.errors} |`);
+  console.log(`| GET /r/:slug, 4 connections | ${lightResult.rps.toFixed(0)} | ${lightResult.p50} | ${lightResult.p99} | ${lightResult.errors} |`);
   console.log(`\nredirects/s as share of hello-world: ${((100 * redirectResult.rps) / helloResult.rps).toFixed(1)}%`);
   console.log(`click buffer when the load stopped: ${backlog} clicks`);
   console.log(`clicks in the database 1 s after the load stopped: ${written} of ${served} redirects answered` +

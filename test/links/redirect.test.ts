@@ -73,6 +73,18 @@ describe('GET /r/:slug', () => {
     expect(v1.status).toBe(404);
   });
 
+  test('when the database cannot be asked, an uncached link answers a 503 page, not a JSON error', async () => {
+    await svc.sql`alter table links rename to links_away`;
+    try {
+      const res = await follow(`${svc.url}/r/not-cached-yet`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.headers.get('retry-after')).toBe('30');
+    } finally {
+      await svc.sql`alter table links_away rename to links`;
+    }
+  });
+
   test('a link created after its slug was looked up (and missed) works at once', async () => {
     expect((await follow(`${svc.url}/r/later-slug`)).status).toBe(404);
     const cmp = await campaign(svc);

@@ -53,7 +53,15 @@ export function shareLinkHandler(ctx: AppContext) {
   return (request: Request, slug: string): Response | Promise<Response> => {
     if (!SLUG_PATTERN.test(slug)) return notFoundPage();
     const target = runtime.cache.get(slug.toLowerCase());
-    return target instanceof Promise ? target.then((t) => answer(request, t)) : answer(request, target);
+    if (!(target instanceof Promise)) return answer(request, target);
+    return target.then(
+      (t) => answer(request, t),
+      (error) => {
+        // a visitor, not an API client: a page, and the link works again once the database is back
+        ctx.log.error('share link lookup failed', { slug, error });
+        return page('Try again shortly', '<h1>This link is unavailable for a moment</h1><p>Please try again in a minute.</p>', 503, { 'retry-after': '30' });
+      },
+    );
   };
 }
 
