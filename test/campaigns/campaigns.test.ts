@@ -64,6 +64,7 @@ describe('creating campaigns', () => {
     ['percent over 100', { ...base, rules: [{ eventType: 'signup', kind: 'percent', percent: 101 }] }, 'rules.0.percent'],
     ['unknown rule kind', { ...base, rules: [{ eventType: 'signup', kind: 'tiered' }] }, 'rules.0.kind'],
     ['cents in a JPY amount', { ...base, currency: 'JPY', rules: [{ eventType: 'signup', kind: 'flat', amount: '10.5' }] }, 'rules.0.amount'],
+    ['a NUL character', { ...base, name: 'Spring\u0000' }, 'name'],
     ['3 decimals in USD', { ...base, rules: [{ eventType: 'signup', kind: 'flat', amount: '1.005' }] }, 'rules.0.amount'],
   ])('%s is a 400 naming the field', async (_label, body, field) => {
     const res = await svc.api('POST', '/v1/campaigns', { body });

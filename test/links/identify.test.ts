@@ -48,6 +48,9 @@ describe('POST /v1/clicks', () => {
     expect((await svc.api('POST', '/v1/clicks', { body: { slug: 'a b' } })).status).toBe(404);
     expect((await svc.api('POST', '/v1/clicks', { body: {} })).status).toBe(400);
     expect((await svc.api('POST', '/v1/clicks', { body: { slug: 5 } })).status).toBe(400);
+    const nul = await svc.api('POST', '/v1/clicks', { body: { slug, userAgent: 'bad\u0000agent' } });
+    expect(nul.status).toBe(400);
+    expect(nul.body.details[0].field).toBe('userAgent');
   });
 
   test('a revoked partner\'s link answers the destination without a click', async () => {
@@ -93,6 +96,7 @@ describe('POST /v1/identify', () => {
     ['21 click ids', { userId: 'u', clickIds: Array.from({ length: 21 }, () => 'clk_01m7ybq7468cwctcx3ea3bzppa') }, 'clickIds'],
     ['a non-click id', { userId: 'u', clickIds: ['lnk_01m7ybq73vcyqbgtwm4g790mc3'] }, 'clickIds.0'],
     ['a non-string click id', { userId: 'u', clickIds: [7] }, 'clickIds.0'],
+    ['a NUL in userId', { userId: 'a\u0000b', clickIds: [] }, 'userId'],
   ])('%s is a 400', async (_label, body, field) => {
     const res = await svc.api('POST', '/v1/identify', { body });
     expect(res.status).toBe(400);

@@ -124,6 +124,9 @@ describe('listing links', () => {
     expect(byCampaign.body.links.map((l: { id: string }) => l.id)).toEqual([made[1]]);
     expect((await svc.api('GET', '/v1/links?limit=500')).status).toBe(400);
     expect((await svc.api('GET', '/v1/links?cursor=cmp_01m7ybq733fmkj19s062wdy782')).status).toBe(400);
+    const nul = await svc.api('GET', '/v1/links?partnerId=%00');
+    expect(nul.status).toBe(400);
+    expect(nul.body.code).toBe('invalid_query');
   });
 
   test('partners see only their own links', async () => {

@@ -3,6 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { forbidden } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
+import { rejectNul } from '../links/nul';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { invalidateLinkCache } from '../links/runtime';
 import { CampaignParams, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from './model';
@@ -11,6 +12,7 @@ import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updat
 export function campaignRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Campaigns'] } as never)
     .use(authPlugin(ctx))
+    .onBeforeHandle(rejectNul)
     .post(
       '/campaigns',
       async ({ body, set }) => {

@@ -3,6 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { forbidden, invalidField, notFound } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
+import { rejectNul } from './nul';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { clientAddress, CORS_HEADERS } from './address';
 import { CreateLinkBody, IdentifyBody, ListLinksQuery, RecordClickBody } from './model';
@@ -15,6 +16,7 @@ export function linkRoutes(ctx: AppContext) {
   const runtime = () => linkRuntime(ctx);
   return new Elysia({ tags: ['Links and clicks'] } as never)
     .use(authPlugin(ctx))
+    .onBeforeHandle(rejectNul)
     .post(
       '/links',
       async ({ body, principal, set }) => {
