@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { flushClicks } from '../../src/modules/links/runtime';
 import { startService, type TestService } from '../support/service';
 import { campaign, eventually, link, partner } from './helpers';
 
@@ -25,7 +26,7 @@ describe('POST /v1/clicks', () => {
     expect(res.status).toBe(201);
     expect(res.body.clickId).toMatch(CLICK);
     expect(res.body.destinationUrl).toBe(`https://shop.example/start?x=1&pp_click=${res.body.clickId}`);
-    await Bun.sleep(1000);
+    await flushClicks(svc.ctx);
     const [row] = await svc.sql`select link_id, partner_id, user_agent from clicks where id = ${res.body.clickId}`;
     expect(row).toMatchObject({ link_id: linkId, partner_id: ptn });
   });

@@ -41,6 +41,11 @@ export function invalidateLinkCache(ctx: AppContext, change: { slug?: string; al
   runtimes.get(ctx)?.invalidate(change);
 }
 
+/** Writes the buffered clicks now (tests that attribute right after a redirect use it). */
+export async function flushClicks(ctx: AppContext): Promise<void> {
+  await runtimes.get(ctx)?.clicks.flush();
+}
+
 /** Flushes the click buffer and stops listening; a no-op when no runtime was ever made. */
 export async function stopLinkRuntime(ctx: AppContext): Promise<void> {
   const runtime = runtimes.get(ctx);
