@@ -18,7 +18,10 @@ export function clientAddress(request: Request, trustProxy: number): string | nu
       if (hop) return hop.slice(0, 100);
     }
   }
-  return servers.get(request)?.requestIP(request)?.address ?? null;
+  const address = servers.get(request)?.requestIP(request)?.address;
+  if (!address) return null;
+  // a dual-stack socket shows IPv4 visitors as ::ffff:a.b.c.d; hash them as a.b.c.d
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 
 const CORS_PATH = /^(\/v1)?\/(identify|clicks)$/;
