@@ -1,6 +1,7 @@
 // The HTTP application: global parsing and error handling, then every module's routes. API routes
 // are served both unprefixed and under /v1 (SPEC uses both forms).
 import { openapi } from '@elysiajs/openapi';
+import type { Server } from 'bun';
 import { Elysia } from 'elysia';
 import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
@@ -8,7 +9,12 @@ import { newId } from './lib/ids';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
 import { commissionRoutes } from './modules/commissions';
 import { eventRoutes } from './modules/events';
+import { campaignRoutes } from './modules/campaigns';
+import { linkRoutes } from './modules/links';
+import { addCorsHeaders, rememberServer } from './modules/links/address';
+import { redirectRoutes } from './modules/links/redirect';
 import { partnerRoutes } from './modules/partners';
+import { settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
 import { webhookRoutes } from './modules/webhooks';
 
@@ -24,7 +30,10 @@ export function createApp(ctx: AppContext) {
       .use(apiKeyRoutes(ctx))
       .use(eventRoutes(ctx))
       .use(commissionRoutes(ctx))
-      .use(webhookRoutes(ctx));
+      .use(webhookRoutes(ctx))
+      .use(campaignRoutes(ctx))
+      .use(settingsRoutes(ctx))
+      .use(linkRoutes(ctx));
 
   return new Elysia()
     .onError(({ error, code, request, path }) => {
@@ -48,6 +57,8 @@ export function createApp(ctx: AppContext) {
     )
     .use(systemRoutes(ctx))
     .use(sessionRoutes(ctx))
+    // share links and the browser client: not under /v1, no auth
+    .use(redirectRoutes(ctx))
     .use(api())
     .group('/v1', (v1) => v1.use(api()));
 }
@@ -59,7 +70,8 @@ export type App = ReturnType<typeof createApp>;
  * Wrapping here sees every answer, including those Elysia builds itself.
  */
 export function createFetch(ctx: AppContext, app: App) {
-  return async function fetch(request: Request): Promise<Response> {
+  return async function fetch(request: Request, server?: Server<unknown>): Promise<Response> {
+    if (server) rememberServer(request, server);
     const started = performance.now();
     const requestId = safeRequestId(request.headers.get('x-request-id')) ?? newId('event').slice(4);
     requestIds.set(request, requestId);
@@ -74,6 +86,7 @@ export function createFetch(ctx: AppContext, app: App) {
     const seconds = (performance.now() - started) / 1000;
     const url = new URL(request.url);
     const route = routeLabel(url.pathname);
+    addCorsHeaders(url.pathname, response);
     ctx.metrics.inc('partnerd_http_requests_total', { method: request.method, route, status: String(response.status) });
     ctx.metrics.observe('partnerd_http_request_duration_seconds', seconds, { method: request.method, route });
     ctx.log.info('request', {

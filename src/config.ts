@@ -47,6 +47,8 @@ const EnvSchema = T.Object({
   STRIPE_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
   /** Stripe API key; enables Connect transfers for payouts when set. */
   STRIPE_SECRET_KEY: T.Optional(T.String({ minLength: 1 })),
+  /** Reverse proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
+  TRUST_PROXY: T.String({ default: '0', pattern: '^[0-9]{1,2}$' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -77,6 +79,7 @@ export type Config = {
   webhookAllowPrivate: boolean;
   stripeWebhookSecret: string | undefined;
   stripeSecretKey: string | undefined;
+  trustProxy: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 };
 
@@ -135,6 +138,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
     stripeSecretKey: env.STRIPE_SECRET_KEY,
+    trustProxy: Number(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,
   };
 }

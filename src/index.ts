@@ -54,5 +54,6 @@ async function shutdown(signal: string) {
   log.info('stopped');
   process.exit(0);
 }
+// (the embedded PostgreSQL's own exit hooks are removed when it starts: src/db/embedded.ts)
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

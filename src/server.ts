@@ -7,6 +7,7 @@ import type { Logger } from './lib/log';
 import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
 import { createDispatcher } from './modules/webhooks';
+import { stopLinkRuntime } from './modules/links/runtime';
 
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
   return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics() };
@@ -37,9 +38,11 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   return {
     url: `http://${host}:${server.port}`,
     port: server.port!,
+    /** Lets in-flight requests finish, then writes the buffered clicks (SIGTERM must not lose them). */
     async stop() {
       await server.stop(false);
       await dispatcher.stop();
+      await stopLinkRuntime(ctx);
     },
   };
 }

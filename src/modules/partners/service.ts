@@ -11,6 +11,7 @@ import { issueMagicLink, magicLinkUrl } from '../auth/magic';
 import { endPartnerSessions } from '../auth/sessions';
 import { revokePartnerKeys } from '../auth/keys';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
+import { invalidateLinkCache } from '../links/runtime';
 import { enqueueEvent } from '../webhooks/outbox';
 
 export type PartnerStatus = 'pending' | 'active' | 'revoked';
@@ -245,6 +246,8 @@ export async function revokePartner(
     if (input.revokeKeys) await revokePartnerKeys(tx, id);
     return { partner: (await findPartner(tx, id))!, first: Boolean(row) };
   });
+  // share links of a revoked partner stop recording clicks at once (NOTIFY tells other replicas)
+  if (first) invalidateLinkCache(ctx, { all: true });
   if (first) await sendQuietly(ctx.mailer, ctx.log, revokedEmail({ to: partner.email, name: partner.name, reason }));
   return partner;
 }
@@ -257,6 +260,7 @@ export async function reinstatePartner(ctx: AppContext, id: string): Promise<Par
     await tx`update partners set revoked_at = null, revoke_reason = null, updated_at = now() where id = ${id}`;
     return (await findPartner(tx, id))!;
   });
+  invalidateLinkCache(ctx, { all: true });
   await sendQuietly(ctx.mailer, ctx.log, reinstatedEmail({ to: partner.email, name: partner.name }));
   return partner;
 }

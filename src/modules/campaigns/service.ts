@@ -1,0 +1,165 @@
+// Campaign rules and SQL: create, read, list, update, archive.
+import type { Sql, Tx } from '../../db';
+import { CURRENCY_EXPONENTS, isCurrency } from '../../lib/currencies';
+import { AppError, notFound, type FieldProblem } from '../../lib/errors';
+import { isId, newId } from '../../lib/ids';
+import { iso } from '../../lib/time';
+import { ruleProblems, type Rule } from './rules';
+
+export type Campaign = {
+  id: string;
+  name: string;
+  destinationUrl: string;
+  currency: string;
+  /** null: the HOLDBACK_DAYS setting applies. */
+  holdbackDays: number | null;
+  rules: Rule[];
+  createdAt: string;
+  archivedAt: string | null;
+};
+
+type Row = Record<string, any>;
+
+function toCampaign(row: Row): Campaign {
+  return {
+    id: row.id,
+    name: row.name,
+    destinationUrl: row.destination_url,
+    currency: row.currency,
+    holdbackDays: row.holdback_days ?? null,
+    rules: row.rules ?? [],
+    createdAt: iso(row.created_at)!,
+    archivedAt: iso(row.archived_at),
+  };
+}
+
+const COLUMNS = (sql: Tx) => sql`id, name, destination_url, currency, holdback_days, rules, created_at, archived_at`;
+
+/** A share-link destination: an absolute http(s) URL without spaces. */
+export function destinationProblem(value: string): string | null {
+  if (/\s/.test(value)) return 'must not contain spaces';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute http or https URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an absolute http or https URL';
+  if (!url.hostname) return 'must name a host';
+  return null;
+}
+
+/** Flat amounts may not carry more decimals than the campaign currency has. */
+function amountProblems(rules: Rule[], currency: string): FieldProblem[] {
+  const exponent = CURRENCY_EXPONENTS[currency] ?? 2;
+  const problems: FieldProblem[] = [];
+  rules.forEach((rule, i) => {
+    if (rule.amount === undefined) return;
+    const decimals = rule.amount.split('.')[1]?.length ?? 0;
+    if (decimals > exponent) {
+      problems.push({ field: `rules.${i}.amount`, message: `${currency} has ${exponent} decimal${exponent === 1 ? '' : 's'}` });
+    }
+  });
+  return problems;
+}
+
+function check(input: { destinationUrl?: string; currency?: string; rules?: Rule[] }, currentCurrency?: string) {
+  const problems: FieldProblem[] = [];
+  if (input.destinationUrl !== undefined) {
+    const problem = destinationProblem(input.destinationUrl);
+    if (problem) problems.push({ field: 'destinationUrl', message: problem });
+  }
+  if (input.currency !== undefined && !isCurrency(input.currency)) {
+    problems.push({ field: 'currency', message: 'not an ISO 4217 currency code (upper case, e.g. USD)' });
+  }
+  if (input.rules !== undefined) {
+    problems.push(...ruleProblems(input.rules, 'rules'));
+    const currency = input.currency ?? currentCurrency;
+    if (currency && isCurrency(currency)) problems.push(...amountProblems(input.rules, currency));
+  }
+  if (problems.length > 0) {
+    throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+  }
+}
+
+export type CreateCampaignInput = {
+  name: string;
+  destinationUrl: string;
+  currency: string;
+  holdbackDays?: number | null;
+  rules?: Rule[];
+};
+
+export async function createCampaign(sql: Sql, input: CreateCampaignInput): Promise<Campaign> {
+  check(input);
+  const [row] = await sql`
+    insert into campaigns (id, name, destination_url, currency, holdback_days, rules)
+    values (${newId('campaign')}, ${input.name.trim()}, ${input.destinationUrl}, ${input.currency},
+            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as never)})
+    returning ${COLUMNS(sql)}`;
+  return toCampaign(row!);
+}
+
+export async function findCampaign(sql: Tx, id: string): Promise<Campaign | null> {
+  if (!isId('campaign', id)) return null;
+  const [row] = await sql`select ${COLUMNS(sql)} from campaigns where id = ${id}`;
+  return row ? toCampaign(row) : null;
+}
+
+export async function getCampaign(sql: Tx, id: string): Promise<Campaign> {
+  const campaign = await findCampaign(sql, id);
+  if (!campaign) throw notFound('campaign');
+  return campaign;
+}
+
+/** Newest first; `partnerId` limits the list to the campaigns that partner holds. */
+export async function listCampaigns(
+  sql: Sql,
+  filter: { limit: number; cursor?: string; archived?: boolean; partnerId?: string },
+): Promise<Campaign[]> {
+  const rows = await sql`
+    select ${COLUMNS(sql)} from campaigns c
+    where true
+      ${filter.archived === undefined ? sql`` : filter.archived ? sql`and c.archived_at is not null` : sql`and c.archived_at is null`}
+      ${filter.partnerId ? sql`and exists (select 1 from partner_campaigns pc where pc.campaign_id = c.id and pc.partner_id = ${filter.partnerId})` : sql``}
+      ${filter.cursor ? sql`and c.id < ${filter.cursor}` : sql``}
+    order by c.id desc
+    limit ${filter.limit + 1}`;
+  return rows.map(toCampaign);
+}
+
+/** Whether the partner holds the campaign (may create share links for it). */
+export async function partnerHoldsCampaign(sql: Tx, partnerId: string, campaignId: string): Promise<boolean> {
+  const [row] = await sql`select 1 from partner_campaigns where partner_id = ${partnerId} and campaign_id = ${campaignId}`;
+  return Boolean(row);
+}
+
+export type UpdateCampaignInput = Partial<CreateCampaignInput> & { archived?: boolean };
+
+export async function updateCampaign(sql: Sql, id: string, input: UpdateCampaignInput): Promise<Campaign> {
+  return sql.begin(async (tx) => {
+    const current = await findCampaign(tx, id);
+    if (!current) throw notFound('campaign');
+    check(input, current.currency);
+    if (input.currency !== undefined && input.rules === undefined) {
+      const problems = amountProblems(current.rules, input.currency);
+      if (problems.length > 0) {
+        throw new AppError('invalid_body', `currency: the current rules' flat amounts have more decimals than ${input.currency}`, problems);
+      }
+    }
+    const archivedAt =
+      input.archived === undefined ? tx`archived_at` : input.archived ? tx`coalesce(archived_at, now())` : null;
+    const [row] = await tx`
+      update campaigns set
+        name = ${input.name?.trim() ?? current.name},
+        destination_url = ${input.destinationUrl ?? current.destinationUrl},
+        currency = ${input.currency ?? current.currency},
+        holdback_days = ${input.holdbackDays === undefined ? current.holdbackDays : input.holdbackDays},
+        rules = ${tx.json((input.rules ?? current.rules) as never)},
+        archived_at = ${archivedAt},
+        updated_at = now()
+      where id = ${id}
+      returning ${COLUMNS(tx)}`;
+    return toCampaign(row!);
+  });
+}

@@ -1,0 +1,211 @@
+// The click write buffer: redirects hand clicks over and answer at once; a timer writes them in
+// multi-row inserts (a few at a time, on separate connections). A click acknowledged by a redirect
+// is in the database within FLUSH_MS plus one insert; a failed insert keeps its clicks and retries.
+// Under overload (inserts slower than clicks arrive) `backpressure()` makes redirects wait for the
+// backlog to shrink, so the one-second durability bound holds at the cost of latency.
+import type { Sql } from '../../db';
+import type { Logger } from '../../lib/log';
+
+export type ClickRow = {
+  id: string;
+  link_id: string;
+  partner_id: string;
+  campaign_id: string;
+  ip_hash: string | null;
+  user_agent: string | null;
+  referrer: string | null;
+  /** Epoch milliseconds (cheaper to send than a formatted timestamp). */
+  created_at: number;
+};
+
+/** How long a click may wait in memory before its batch is written. */
+export const FLUSH_MS = 100;
+/** Rows per insert statement. */
+const BATCH_ROWS = 2_000;
+/** Inserts running at once. */
+const MAX_IN_FLIGHT = 3;
+/** A backlog this large is written at once instead of waiting for the timer. */
+const EAGER_ROWS = 500;
+/** Oldest pending click older than this: new redirects wait (see backpressure). */
+const OVERLOAD_AGE_MS = 500;
+/** Longest a redirect waits out an overload. */
+const MAX_WAIT_MS = 1_000;
+const MAX_RETRY_MS = 1_000;
+
+export class ClickBuffer {
+  private pending: ClickRow[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private inFlight = new Set<Promise<void>>();
+  private failures = 0;
+  private closed = false;
+  /** One promise shared by every redirect waiting out an overload; settles on drain or after MAX_WAIT_MS. */
+  private overload: { promise: Promise<void>; resolve: () => void } | null = null;
+  /** Total clicks written; read by metrics and tests. */
+  written = 0;
+
+  constructor(
+    private sql: Sql,
+    private log: Logger,
+    private onWritten: (count: number, seconds: number) => void = () => undefined,
+  ) {}
+
+  add(row: ClickRow) {
+    this.pending.push(row);
+    if (this.pending.length >= EAGER_ROWS && this.inFlight.size < MAX_IN_FLIGHT && this.failures === 0) this.startWrites();
+    else if (!this.timer) this.schedule(FLUSH_MS);
+  }
+
+  get size() {
+    return this.pending.length;
+  }
+
+  /**
+   * Null normally; while the oldest pending click has waited OVERLOAD_AGE_MS (inserts are not
+   * keeping up), a promise that settles once the backlog is young again.
+   */
+  backpressure(now = Date.now()): Promise<void> | null {
+    if (this.overload) return this.overload.promise;
+    const oldest = this.pending[0];
+    // while the database fails, waiting would only stall redirects: they go on, clicks stay buffered
+    if (!oldest || now - oldest.created_at < OVERLOAD_AGE_MS || this.closed || this.failures > 0) return null;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    const timeout = setTimeout(() => this.endOverload(), MAX_WAIT_MS);
+    this.overload = {
+      promise,
+      resolve: () => {
+        clearTimeout(timeout);
+        resolve();
+      },
+    };
+    return promise;
+  }
+
+  private endOverload() {
+    const overload = this.overload;
+    this.overload = null;
+    overload?.resolve();
+  }
+
+  private schedule(ms: number) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.startWrites();
+    }, ms);
+  }
+
+  /** Starts inserts for pending clicks, up to MAX_IN_FLIGHT at once (one at a time while failing). */
+  private startWrites() {
+    while (this.pending.length > 0 && this.inFlight.size < MAX_IN_FLIGHT) {
+      this.startWrite(this.pending.splice(0, BATCH_ROWS));
+      if (this.failures > 0) break;
+    }
+  }
+
+  private startWrite(batch: ClickRow[]) {
+    const write: Promise<void> = this.insert(batch)
+      .then(
+        () => {
+          this.failures = 0;
+        },
+        (error) => {
+          // keep the clicks, ahead of newer ones, and try again with backoff
+          this.pending = batch.concat(this.pending);
+          this.failures++;
+          const wait = Math.min(MAX_RETRY_MS, FLUSH_MS * 2 ** this.failures);
+          this.log.error('click flush failed; retrying', { clicks: this.pending.length, retryInMs: wait, error });
+          if (!this.closed) this.schedule(wait);
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(write);
+        this.afterWrite();
+      });
+    this.inFlight.add(write);
+  }
+
+  private afterWrite() {
+    if (this.overload) {
+      const oldest = this.pending[0];
+      if (!oldest || Date.now() - oldest.created_at < OVERLOAD_AGE_MS || this.failures > 0) this.endOverload();
+    }
+    if (this.closed || this.failures > 0) return;
+    if (this.pending.length >= EAGER_ROWS) this.startWrites();
+    else if (this.pending.length > 0 && !this.timer) this.schedule(FLUSH_MS);
+  }
+
+  private async insert(rows: ClickRow[]) {
+    const started = performance.now();
+    try {
+      await this.insertRows(rows);
+    } catch (error) {
+      // A row the database refuses for good (class 22 data, 23 integrity) must not block the rest:
+      // write the batch row by row and drop only the refused rows.
+      if (!refusedForGood(error)) throw error;
+      for (const row of rows) {
+        try {
+          await this.insertRows([row]);
+        } catch (rowError) {
+          if (!refusedForGood(rowError)) throw rowError;
+          this.log.error('click dropped: refused by the database', { clickId: row.id, error: rowError });
+        }
+      }
+    }
+    this.written += rows.length;
+    this.onWritten(rows.length, (performance.now() - started) / 1000);
+  }
+
+  /** One multi-row insert: a column array each (8 parameters, however many rows), cheap to bind. */
+  private async insertRows(rows: ClickRow[]) {
+    const col = <K extends keyof ClickRow>(key: K) => rows.map((r) => r[key]);
+    await this.sql`
+      insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, created_at)
+      select id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, to_timestamp(ms / 1000.0) from unnest(
+        ${col('id')}::text[], ${col('link_id')}::text[], ${col('partner_id')}::text[], ${col('campaign_id')}::text[],
+        ${col('ip_hash')}::text[], ${col('user_agent')}::text[], ${col('referrer')}::text[],
+        ${col('created_at')}::float8[])
+      as c(id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, ms)
+      on conflict (id) do nothing`;
+  }
+
+  /** Writes everything pending now and waits for it (tests, shutdown). Throws if a write failed. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (;;) {
+      while (this.pending.length > 0 && this.inFlight.size < MAX_IN_FLIGHT) this.startWrite(this.pending.splice(0, BATCH_ROWS));
+      if (this.inFlight.size === 0) return;
+      const failures = this.failures;
+      await Promise.all(this.inFlight);
+      if (this.failures > failures) throw new Error('click flush failed');
+    }
+  }
+
+  /**
+   * Stops the timer and writes what is pending, retrying for up to `timeoutMs`
+   * (SIGTERM: clicks already answered must not be lost).
+   */
+  async close(timeoutMs = 10_000): Promise<void> {
+    this.closed = true;
+    this.endOverload();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await this.flush();
+        if (this.pending.length === 0) return;
+      } catch {
+        if (Date.now() >= deadline) {
+          this.log.error('clicks lost at shutdown', { clicks: this.pending.length });
+          return;
+        }
+        await Bun.sleep(Math.min(MAX_RETRY_MS, Math.max(0, deadline - Date.now())));
+      }
+    }
+  }
+}
+
+function refusedForGood(error: unknown): boolean {
+  const code = String((error as { code?: string }).code ?? '');
+  return code.startsWith('22') || code.startsWith('23');
+}

@@ -1,0 +1,88 @@
+// API routes of share links, click recording and identify (served unprefixed and under /v1).
+import { Elysia } from 'elysia';
+import type { AppContext } from '../../context';
+import { forbidden, invalidField, notFound } from '../../lib/errors';
+import { paginate, readPage } from '../../lib/http';
+import { rejectNul } from './nul';
+import { authPlugin, ownPartnerId } from '../auth/plugin';
+import { clientAddress, CORS_HEADERS } from './address';
+import { CreateLinkBody, IdentifyBody, ListLinksQuery, RecordClickBody } from './model';
+import { invalidateLinkCache, linkRuntime } from './runtime';
+import { createLink, identify, listLinks, SLUG_PATTERN } from './service';
+
+const preflight = () => new Response(null, { status: 204, headers: CORS_HEADERS });
+
+export function linkRoutes(ctx: AppContext) {
+  const runtime = () => linkRuntime(ctx);
+  return new Elysia({ tags: ['Links and clicks'] } as never)
+    .use(authPlugin(ctx))
+    .onBeforeHandle(rejectNul)
+    .post(
+      '/links',
+      async ({ body, principal, set }) => {
+        const own = ownPartnerId(principal);
+        if (own !== undefined && body.partnerId !== undefined && body.partnerId !== own) {
+          throw forbidden('partners may only create links for themselves');
+        }
+        const partnerId = own ?? body.partnerId;
+        if (partnerId === undefined) throw invalidField('partnerId', 'required');
+        const link = await createLink(ctx.sql, ctx.config.baseUrl, { partnerId, campaignId: body.campaignId, slug: body.slug });
+        invalidateLinkCache(ctx, { slug: link.slug });
+        set.status = 201;
+        return link;
+      },
+      { auth: { scope: 'links:write', partner: true }, body: CreateLinkBody, detail: { summary: 'Create a share link' } },
+    )
+    .get(
+      '/links',
+      async ({ query, principal }) => {
+        const own = ownPartnerId(principal);
+        if (own !== undefined && query.partnerId !== undefined && query.partnerId !== own) {
+          throw forbidden('partners may only list their own links');
+        }
+        const page = readPage(query, 'link');
+        const rows = await listLinks(ctx.sql, ctx.config.baseUrl, {
+          ...page,
+          partnerId: own ?? query.partnerId,
+          campaignId: query.campaignId,
+        });
+        const { items, nextCursor } = paginate(rows, page.limit);
+        return { links: items, nextCursor };
+      },
+      // there is no links:read scope: links are partner data, read with partners:read
+      { auth: { scope: 'partners:read', partner: true }, query: ListLinksQuery, detail: { summary: 'List share links' } },
+    )
+    .options('/clicks', preflight, { detail: { hide: true } })
+    .post(
+      '/clicks',
+      async ({ body, request, set }) => {
+        if (!SLUG_PATTERN.test(body.slug)) throw notFound('link');
+        const rt = runtime();
+        const target = await rt.cache.get(body.slug.toLowerCase());
+        if (!target) throw notFound('link');
+        const clickId = await rt.recordClick(target, {
+          ip: body.ip ?? clientAddress(request, ctx.config.trustProxy),
+          userAgent: body.userAgent ?? request.headers.get('user-agent'),
+          referrer: body.referrer ?? request.headers.get('referer'),
+        });
+        set.status = 201;
+        return { clickId, destinationUrl: rt.location(target, clickId) };
+      },
+      {
+        auth: { scope: 'events:write', publishable: true },
+        body: RecordClickBody,
+        detail: { summary: 'Record a click for operators who redirect themselves' },
+      },
+    )
+    .options('/identify', preflight, { detail: { hide: true } })
+    .post(
+      '/identify',
+      ({ body }) => identify(ctx.sql, { userId: body.userId, clickIds: body.clickIds ?? [] }),
+      {
+        auth: { scope: 'events:write', publishable: true },
+        body: IdentifyBody,
+        detail: { summary: 'Join a user id to the clicks its browser arrived through' },
+      },
+    );
+}
+

@@ -1,0 +1,160 @@
+// Share links, click recording and identify: the rules and the SQL.
+import type { Sql, Tx } from '../../db';
+import { AppError, conflict, forbidden, invalidField, notFound } from '../../lib/errors';
+import { isId, newId } from '../../lib/ids';
+import { iso } from '../../lib/time';
+import { findCampaign, partnerHoldsCampaign } from '../campaigns/service';
+import { splitDestination, type LinkTarget } from './cache';
+
+export type Link = {
+  id: string;
+  slug: string;
+  url: string;
+  partnerId: string;
+  campaignId: string;
+  createdAt: string;
+};
+
+export const SLUG_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
+
+/** Slugs that would read like a page of the service, or confuse people reading the link. */
+export const RESERVED_SLUGS = new Set([
+  'admin', 'api', 'app', 'assets', 'auth', 'client', 'dashboard', 'docs', 'healthz', 'help', 'login',
+  'logout', 'metrics', 'null', 'openapi', 'partnerd', 'portal', 'readyz', 'settings', 'signin', 'signup',
+  'static', 'support', 'undefined', 'www',
+]);
+
+export function slugProblem(slug: string): string | null {
+  if (!SLUG_PATTERN.test(slug)) return 'must be 3-64 characters of A-Z, a-z, 0-9, "_" and "-"';
+  if (RESERVED_SLUGS.has(slug.toLowerCase())) return 'is reserved';
+  return null;
+}
+
+const SLUG_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'; // no 0/o, 1/l: links get retyped
+
+/** 8 random characters of a 32-letter alphabet: 40 bits, retried on the rare collision. */
+export function generateSlug(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  let out = '';
+  for (const b of bytes) out += SLUG_ALPHABET[b & 31];
+  return out;
+}
+
+type Row = Record<string, any>;
+
+function toLink(row: Row, baseUrl: string): Link {
+  return {
+    id: row.id,
+    slug: row.slug,
+    url: `${baseUrl}/r/${row.slug}`,
+    partnerId: row.partner_id,
+    campaignId: row.campaign_id,
+    createdAt: iso(row.created_at)!,
+  };
+}
+
+/**
+ * Creates a share link. The partner must exist, not be revoked, and hold the campaign; the
+ * campaign must not be archived. A taken custom slug (case-insensitively) is a 409.
+ */
+export async function createLink(
+  sql: Sql,
+  baseUrl: string,
+  input: { partnerId: string; campaignId: string; slug?: string },
+): Promise<Link> {
+  if (input.slug !== undefined) {
+    const problem = slugProblem(input.slug);
+    if (problem) throw invalidField('slug', problem);
+  }
+  const [partner] = isId('partner', input.partnerId)
+    ? await sql`select id, revoked_at from partners where id = ${input.partnerId}`
+    : [];
+  if (!partner) throw notFound('partner');
+  if (partner.revoked_at) throw forbidden('the partner is revoked and cannot create links');
+  const campaign = await findCampaign(sql, input.campaignId);
+  if (!campaign) throw notFound('campaign');
+  if (campaign.archivedAt) throw conflict('the campaign is archived; unarchive it to create links');
+  if (!(await partnerHoldsCampaign(sql, input.partnerId, input.campaignId))) {
+    throw forbidden('the partner does not hold this campaign (see the partner\'s campaignIds)');
+  }
+  for (let attempt = 0; ; attempt++) {
+    const slug = input.slug ?? generateSlug();
+    try {
+      const [row] = await sql`
+        insert into links (id, slug, partner_id, campaign_id)
+        values (${newId('link')}, ${slug}, ${input.partnerId}, ${input.campaignId})
+        returning id, slug, partner_id, campaign_id, created_at`;
+      return toLink(row!, baseUrl);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error;
+      if (input.slug !== undefined) throw new AppError('conflict', `slug "${input.slug}" is taken`, [{ field: 'slug', message: 'is taken' }]);
+      if (attempt >= 4) throw error;
+    }
+  }
+}
+
+/** Newest first, optionally for one partner and/or one campaign. */
+export async function listLinks(
+  sql: Sql,
+  baseUrl: string,
+  filter: { limit: number; cursor?: string; partnerId?: string; campaignId?: string },
+): Promise<Link[]> {
+  const rows = await sql`
+    select id, slug, partner_id, campaign_id, created_at from links
+    where true
+      ${filter.partnerId !== undefined ? sql`and partner_id = ${filter.partnerId}` : sql``}
+      ${filter.campaignId !== undefined ? sql`and campaign_id = ${filter.campaignId}` : sql``}
+      ${filter.cursor ? sql`and id < ${filter.cursor}` : sql``}
+    order by id desc
+    limit ${filter.limit + 1}`;
+  return rows.map((r) => toLink(r, baseUrl));
+}
+
+/** What the redirect cache stores for a slug (looked up case-insensitively); null when unknown. */
+export async function loadLinkTarget(sql: Sql, slug: string): Promise<LinkTarget | null> {
+  const [row] = await sql`
+    select l.id, l.partner_id, l.campaign_id, c.destination_url, p.revoked_at is not null as revoked
+    from links l
+    join campaigns c on c.id = l.campaign_id
+    join partners p on p.id = l.partner_id
+    where lower(l.slug) = ${slug.toLowerCase()}`;
+  if (!row) return null;
+  return {
+    linkId: row.id,
+    partnerId: row.partner_id,
+    campaignId: row.campaign_id,
+    revoked: row.revoked,
+    ...splitDestination(row.destination_url),
+  };
+}
+
+/** The per-install secret mixed into IP hashes (made by migration 0005, never leaves the database). */
+export async function loadClickSalt(sql: Sql): Promise<string> {
+  const [row] = await sql`select click_salt from settings`;
+  return row!.click_salt;
+}
+
+/**
+ * Joins a user id to click ids (identity_clicks). Works with no clicks: the user is then known
+ * (attribution says no_click rather than no_identity). Click ids are not checked against the
+ * clicks table: a click may still be in the redirect's write buffer.
+ */
+export async function identify(sql: Sql, input: { userId: string; clickIds: string[] }): Promise<{ userId: string; clickIds: string[] }> {
+  const problems = input.clickIds
+    .map((id, i) => (isId('click', id) ? null : { field: `clickIds.${i}`, message: 'not a click id (clk_...)' }))
+    .filter((p) => p !== null);
+  if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+  const clickIds = [...new Set(input.clickIds)];
+  await sql.begin(async (tx: Tx) => {
+    await tx`
+      insert into identities (user_id) values (${input.userId})
+      on conflict (user_id) do update set updated_at = now()`;
+    if (clickIds.length > 0) {
+      await tx`
+        insert into identity_clicks (user_id, click_id)
+        select ${input.userId}, unnest(${clickIds}::text[])
+        on conflict do nothing`;
+    }
+  });
+  return { userId: input.userId, clickIds };
+}
