@@ -6,7 +6,9 @@ import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { newId } from './lib/ids';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
+import { commissionLifecycleRoutes } from './modules/commissions/lifecycle-routes';
 import { partnerRoutes } from './modules/partners';
+import { payoutRoutes } from './modules/payouts';
 import { systemRoutes } from './modules/system';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -15,7 +17,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const requestIds = new WeakMap<Request, string>();
 
 export function createApp(ctx: AppContext) {
-  const api = () => new Elysia().use(partnerRoutes(ctx)).use(apiKeyRoutes(ctx));
+  const api = () =>
+    new Elysia()
+      .use(partnerRoutes(ctx))
+      .use(apiKeyRoutes(ctx))
+      .use(commissionLifecycleRoutes(ctx))
+      .use(payoutRoutes(ctx));
 
   return new Elysia()
     .onParse(async ({ request, contentType }) => parseBody(request, contentType))
@@ -34,7 +41,7 @@ export function createApp(ctx: AppContext) {
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } } },
           security: [{ bearer: [] }],
         },
-        exclude: { paths: [/^\/(?!v1\/)(partners|api-keys)/] },
+        exclude: { paths: [/^\/(?!v1\/)(partners|api-keys|commissions|payouts)/] },
       }),
     )
     .use(systemRoutes(ctx))

@@ -4,6 +4,7 @@ import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { createLogger } from './lib/log';
 import { bootstrapAdminKey } from './modules/auth/keys';
+import { startScheduler } from './scheduler';
 import { createContext, serve } from './server';
 
 let config: Config;
@@ -39,6 +40,7 @@ try {
 
 const ctx = createContext(config, db.sql, log);
 const server = serve(ctx);
+const scheduler = startScheduler(ctx);
 log.info('partnerd listening', { url: server.url, baseUrl: config.baseUrl, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded' });
 
 let stopping = false;
@@ -47,6 +49,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info('stopping', { signal });
   await server.stop();
+  await scheduler.stop();
   ctx.mailer.close();
   await db.close();
   log.info('stopped');
