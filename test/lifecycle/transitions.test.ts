@@ -18,7 +18,7 @@ beforeAll(async () => {
   writerKey = await svc.scopedKey(['commissions:write']);
   const [writer] = await svc.sql`select id from api_keys where kind = 'scoped' order by created_at desc limit 1`;
   writerActor = `key:${writer!.id}`;
-});
+}, 60_000);
 afterAll(() => svc.stop());
 
 const commission = (status: 'accrued' | 'approved' | 'paid' | 'reversed', amount = 1250, currency = 'USD') =>
