@@ -24,7 +24,8 @@ const PayoutParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 const FilterQuery = {
   partnerId: t.Optional(t.String({ maxLength: 64 })),
-  status: t.Optional(t.UnionEnum([...PAYOUT_STATUSES])),
+  // not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value
+  status: t.Optional(t.Union(PAYOUT_STATUSES.map((s) => t.Literal(s)))),
   currency: t.Optional(t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code.' })),
 };
 
