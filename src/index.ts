@@ -48,8 +48,8 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
-  await server.stop();
-  await scheduler.stop();
+  // no new requests, no new job runs; a job under way finishes its batch
+  await Promise.all([server.stop(), scheduler.stop()]);
   ctx.mailer.close();
   await db.close();
   log.info('stopped');

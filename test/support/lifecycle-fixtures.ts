@@ -82,3 +82,40 @@ export async function eventsFor(sql: Sql, type: string, commissionId: string) {
     select id, type, data from webhook_events where type = ${type} and data->>'commissionId' = ${commissionId} order by id`;
   return rows.map((r) => ({ id: r.id as string, type: r.type as string, data: r.data as Record<string, unknown> }));
 }
+
+/**
+ * Many approved commissions at once, set-based (for the replica test and bench/payouts): `partners`
+ * partners, `perPartner` commissions each, in `currency`, amounts 1.00-9.99. Answers the partner ids'
+ * common prefix so callers can find them.
+ */
+export async function seedApprovedCommissions(
+  sql: Sql,
+  input: { partners: number; perPartner: number; currency?: string },
+): Promise<{ tag: string; commissions: number }> {
+  const tag = newId('partner').slice(-6);
+  const currency = input.currency ?? 'USD';
+  const total = input.partners * input.perPartner;
+  const id = (prefix: string, n: string) => sql`${prefix + '_' + tag} || lpad(to_hex(${sql.unsafe(n)}), 20, '0')`;
+  const campaignId = newId('campaign');
+  await sql`insert into campaigns (id, name, destination_url, currency) values (${campaignId}, 'Bulk', 'https://example.com/', ${currency})`;
+  await sql`
+    insert into partners (id, email, name, activated_at)
+    select ${id('ptn', 'i')}, ${tag} || '-' || i || '@example.com', 'Partner ' || i, now()
+    from generate_series(1, ${input.partners}) i`;
+  await sql`
+    insert into events (id, user_id, type, amount, currency, occurred_at, attribution_status, attribution_model)
+    select ${id('evt', 'n')}, 'u' || n, 'invoice_paid', 10000, ${currency}, now(), 'attributed', 'last_click'
+    from generate_series(1, ${total}) n`;
+  await sql`
+    insert into attributions (id, event_id, user_id, click_id, partner_id, campaign_id, model, weight)
+    select ${id('att', 'n')}, ${id('evt', 'n')}, 'u' || n, ${id('clk', 'n')},
+           ${id('ptn', `((n - 1) % ${input.partners}) + 1`)}, ${campaignId}, 'last_click', 1
+    from generate_series(1, ${total}) n`;
+  await sql`
+    insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency,
+                             event_type, event_value, status, holdback_days, approved_at, created_at)
+    select ${id('com', 'n')}, ${id('att', 'n')}, ${id('evt', 'n')}, ${id('ptn', `((n - 1) % ${input.partners}) + 1`)},
+           ${campaignId}, 'u' || n, 100 + n % 900, ${currency}, 'invoice_paid', 10000, 'approved', 30, now(), now() - interval '40 days'
+    from generate_series(1, ${total}) n`;
+  return { tag, commissions: total };
+}
