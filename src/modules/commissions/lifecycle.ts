@@ -178,7 +178,7 @@ export async function approveDueCommissions(sql: Sql, options: { actor?: string;
           select id, 'accrued', ${TRANSITIONS.approve.to}, ${actor}, 'holdback elapsed' from moved
         ), envelopes as (
           insert into webhook_events (id, type, data)
-          select ${events} || lpad(to_hex(row_number() over (order by m.id)), 8, '0'), 'commission.approved',
+          select ${events} || lpad(to_hex(row_number() over ()), 8, '0'), 'commission.approved',
             jsonb_build_object(
               'commissionId', m.id,
               'partnerId', m.partner_id,

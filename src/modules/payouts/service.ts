@@ -50,6 +50,8 @@ export type RunOptions = {
   provider: PayoutProvider;
   /** Partners per transaction. */
   batchSize?: number;
+  /** Transactions in flight at once. */
+  workers?: number;
 };
 
 /**
@@ -63,24 +65,39 @@ export async function runPayouts(ctx: AppContext, options: RunOptions): Promise<
 
 async function payEligiblePartners(ctx: AppContext, options: RunOptions): Promise<PayoutView[]> {
   const { sql, log } = ctx;
-  const batchSize = options.batchSize ?? 250;
+  const batchSize = options.batchSize ?? 1000;
   const created: PayoutView[] = [];
+  // Partners are handed out in id order, `batchSize` at a time, to `workers` concurrent transactions;
+  // batches never share a partner, so they never wait on each other's rows.
   let after = '';
-  for (;;) {
-    // next partners with something approved, in id order (an index-only walk of commissions_status)
-    const rows = await sql`
-      select distinct partner_id from commissions
-      where status = 'approved' and partner_id > ${after}
-      order by partner_id
-      limit ${batchSize}`;
-    if (rows.length === 0) break;
-    const partnerIds = rows.map((r) => r.partner_id as string);
-    after = partnerIds[partnerIds.length - 1]!;
-    const batch = await sql.begin((tx) => payBatch(tx, { partnerIds, minPayout: ctx.config.minPayout, ...options }));
-    for (const payout of batch) created.push(await handOver(ctx, options.provider, payout));
-  }
+  let exhausted = false;
+  let turn: Promise<unknown> = Promise.resolve();
+  const nextBatch = (): Promise<string[]> => {
+    const batch = turn.then(async () => {
+      if (exhausted) return [];
+      const rows = await sql`
+        select distinct partner_id from commissions
+        where status = 'approved' and partner_id > ${after}
+        order by partner_id
+        limit ${batchSize}`;
+      if (rows.length < batchSize) exhausted = true;
+      if (rows.length > 0) after = rows[rows.length - 1]!.partner_id;
+      return rows.map((r) => r.partner_id as string);
+    });
+    turn = batch.catch(() => undefined);
+    return batch;
+  };
+  const worker = async () => {
+    for (;;) {
+      const partnerIds = await nextBatch();
+      if (partnerIds.length === 0) return;
+      const batch = await sql.begin((tx) => payBatch(tx, { partnerIds, minPayout: ctx.config.minPayout, ...options }));
+      for (const payout of batch) created.push(await handOver(ctx, options.provider, payout));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.workers ?? 2) }, worker));
   if (created.length > 0) log.info('payout run', { payouts: created.length, actor: options.actor });
-  return created;
+  return created.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 type Group = { partnerId: string; currency: string; gross: bigint; claw: bigint; clawIds: string[] };
@@ -130,8 +147,9 @@ async function payBatch(
     ), paid as (
       update commissions c set status = ${TRANSITIONS.pay.to}, payout_id = g.payout_id, paid_at = now()
       from groups g
-      where c.partner_id = g.partner_id and c.currency = g.currency
+      where c.partner_id = any(${input.partnerIds}::text[])
         and c.status = any(${TRANSITIONS.pay.from as unknown as string[]}::text[])
+        and c.partner_id = g.partner_id and c.currency = g.currency
       returning c.id, c.partner_id, c.currency, c.amount, g.payout_id, g.exp
     ), netted as (
       update clawbacks k set status = 'applied', payout_id = g.payout_id, applied_at = now()
@@ -157,13 +175,13 @@ async function payBatch(
       select id, 'approved', ${TRANSITIONS.pay.to}, ${input.actor}, 'payout ' || payout_id from paid
     ), envelopes as (
       insert into webhook_events (id, type, data)
-      select ${events} || '0' || lpad(to_hex(row_number() over (order by t.payout_id)), 7, '0'), 'payout.created',
+      select ${events} || '0' || lpad(to_hex(row_number() over ()), 7, '0'), 'payout.created',
         jsonb_build_object(
           'payoutId', t.payout_id, 'partnerId', t.partner_id,
           'amount', partnerd_format_minor(t.gross - t.claw, t.exp), 'currency', t.currency, 'commissionCount', t.n)
       from totals t
       union all
-      select ${events} || '1' || lpad(to_hex(row_number() over (order by p.payout_id, p.id)), 7, '0'), 'commission.paid',
+      select ${events} || '1' || lpad(to_hex(row_number() over ()), 7, '0'), 'commission.paid',
         jsonb_build_object(
           'commissionId', p.id, 'payoutId', p.payout_id, 'partnerId', p.partner_id,
           'amount', partnerd_format_minor(p.amount, p.exp), 'currency', p.currency)
