@@ -88,14 +88,25 @@ async function payEligiblePartners(ctx: AppContext, options: RunOptions): Promis
     return batch;
   };
   const worker = async () => {
-    for (;;) {
-      const partnerIds = await nextBatch();
-      if (partnerIds.length === 0) return;
-      const batch = await sql.begin((tx) => payBatch(tx, { partnerIds, minPayout: ctx.config.minPayout, ...options }));
-      for (const payout of batch) created.push(await handOver(ctx, options.provider, payout));
+    try {
+      for (;;) {
+        const partnerIds = await nextBatch();
+        if (partnerIds.length === 0) return;
+        const batch = await sql.begin((tx) => payBatch(tx, { partnerIds, minPayout: ctx.config.minPayout, ...options }));
+        for (const payout of batch) created.push(await handOver(ctx, options.provider, payout));
+      }
+    } catch (error) {
+      exhausted = true; // the other workers finish their batch and stop
+      throw error;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.workers ?? 2) }, worker));
+  // wait for every worker, so nothing still runs once the lock is released
+  const results = await Promise.allSettled(Array.from({ length: Math.max(1, options.workers ?? 2) }, worker));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) {
+    log.error('payout run stopped; committed batches stand, the rest waits for the next run', { paid: created.length });
+    throw failure.reason;
+  }
   if (created.length > 0) log.info('payout run', { payouts: created.length, actor: options.actor });
   return created.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
