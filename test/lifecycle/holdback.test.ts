@@ -3,6 +3,7 @@ import { newId } from '../../src/lib/ids';
 import { approveDueCommissions } from '../../src/modules/commissions/lifecycle';
 import { runApprovalJob } from '../../src/scheduler/approval';
 import { LOCKS } from '../../src/scheduler/lock';
+import { DELIVERY_CHANNEL } from '../../src/modules/webhooks/outbox';
 import { startScheduler } from '../../src/scheduler';
 import { startService, type TestService } from '../support/service';
 import { commissionRow, eventsFor, insertCampaign, insertCommission, insertPartner, transitionsOf } from '../support/lifecycle-fixtures';
@@ -39,7 +40,15 @@ describe('holdback approval job', () => {
       ids.push(await insertCommission(svc.sql, { partnerId, campaignId, amount: 1999, ...c }));
     }
 
+    const notices: string[] = [];
+    const listener = await svc.sql.listen(DELIVERY_CHANNEL, (payload) => notices.push(payload));
     expect(await runApprovalJob(svc.ctx)).toBe(cases.filter((c) => c.approves).length);
+    // the dispatcher is woken with the id of an envelope that has deliveries
+    for (let i = 0; i < 50 && notices.length === 0; i++) await Bun.sleep(20);
+    await listener.unlisten();
+    expect(notices).toHaveLength(1);
+    const [woken] = await svc.sql`select type from webhook_events where id = ${notices[0]!}`;
+    expect(woken!.type).toBe('commission.approved');
 
     for (const [i, c] of cases.entries()) {
       const id = ids[i]!;

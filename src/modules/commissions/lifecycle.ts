@@ -196,7 +196,7 @@ export async function approveDueCommissions(sql: Sql, options: { actor?: string;
           returning 1
         )
         select (select count(*) from moved)::int as approved, (select count(*) from deliveries)::int as deliveries`;
-      if (result!.deliveries > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${events})`;
+      if (result!.deliveries > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // the first envelope
       return result!.approved as number;
     });
     total += approved;

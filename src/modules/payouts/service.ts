@@ -206,7 +206,7 @@ async function payBatch(
       returning 1
     )
     select c.*, (select count(*) from delivered)::int as delivery_count from created c order by c.id`;
-  if (rows.length > 0 && rows[0]!.delivery_count > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${events})`;
+  if (rows.length > 0 && rows[0]!.delivery_count > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // first envelope: a payout.created
   return rows.map(payoutView);
 }
 
