@@ -146,6 +146,8 @@ async function payBatch(
   }
   if (due.length === 0) return [];
 
+  // the batch's rows pass through several CTEs: keep them in memory rather than temp files
+  await tx`set local work_mem = '64MB'`;
   const payoutIds = due.map(() => newId('payout'));
   const events = idBase();
   const deliveries = idBase();
