@@ -208,3 +208,44 @@ describe('a payout run', () => {
     expect(tr!.n).toBe(12);
   });
 });
+
+describe('without the advisory lock', () => {
+  test('two runs at once still pay each commission once', async () => {
+    const { payEligiblePartners } = await import('../../src/modules/payouts/service');
+    const { manualProvider } = await import('../../src/modules/payouts/provider');
+    const partners: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const partnerId = await insertPartner(svc.sql);
+      partners.push(partnerId);
+      for (let j = 0; j < 5; j++) await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 2000, status: 'approved' });
+    }
+    const options = { actor: 'job:payout', provider: manualProvider, batchSize: 3, workers: 2 };
+    const [a, b] = await Promise.all([payEligiblePartners(svc.ctx, options), payEligiblePartners(svc.ctx, options)]);
+    const made = [...a, ...b].filter((p) => partners.includes(p.partnerId));
+    expect(made.map((p) => p.partnerId).sort()).toEqual([...partners].sort());
+    expect(made.every((p) => p.amount === '100.00' && p.commissionCount === 5)).toBe(true);
+    const [twice] = await svc.sql`
+      select count(*)::int as n from (
+        select commission_id from commission_transitions where to_status = 'paid' group by commission_id having count(*) > 1) d`;
+    expect(twice!.n).toBe(0);
+  });
+});
+
+describe('the scheduler', () => {
+  test('runs payouts on PAYOUT_CRON as job:payout', async () => {
+    const { startScheduler } = await import('../../src/scheduler');
+    const partnerId = await insertPartner(svc.sql);
+    const id = await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 9900, status: 'approved' });
+    const scheduler = startScheduler({ ...svc.ctx, config: { ...svc.ctx.config, payoutCron: '* * * * * *' } });
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await commissionRow(svc.sql, id)).status !== 'paid' && Date.now() < deadline) await Bun.sleep(100);
+    } finally {
+      await scheduler.stop();
+    }
+    const row = await commissionRow(svc.sql, id);
+    expect(row.status).toBe('paid');
+    const [payout] = await svc.sql`select amount, created_by from payouts where id = ${row.payout_id}`;
+    expect({ ...payout }).toEqual({ amount: 9900n, created_by: 'job:payout' });
+  });
+});

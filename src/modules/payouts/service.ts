@@ -63,7 +63,11 @@ export async function runPayouts(ctx: AppContext, options: RunOptions): Promise<
   return outcome.ran ? outcome.result : null;
 }
 
-async function payEligiblePartners(ctx: AppContext, options: RunOptions): Promise<PayoutView[]> {
+/**
+ * The run's body without the advisory lock (use runPayouts). Safe on its own too: batches lock the
+ * rows they pay and pay only rows still approved, so two of these at once pay each commission once.
+ */
+export async function payEligiblePartners(ctx: AppContext, options: RunOptions): Promise<PayoutView[]> {
   const { sql, log } = ctx;
   const batchSize = options.batchSize ?? 1000;
   const created: PayoutView[] = [];
