@@ -8,12 +8,14 @@ import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { newId } from './lib/ids';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
 import { commissionRoutes } from './modules/commissions';
+import { commissionLifecycleRoutes } from './modules/commissions/lifecycle-routes';
 import { eventRoutes } from './modules/events';
 import { campaignRoutes } from './modules/campaigns';
 import { linkRoutes } from './modules/links';
 import { addCorsHeaders, rememberServer } from './modules/links/address';
 import { redirectRoutes } from './modules/links/redirect';
 import { partnerRoutes } from './modules/partners';
+import { payoutRoutes } from './modules/payouts';
 import { settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
 import { webhookRoutes } from './modules/webhooks';
@@ -30,6 +32,8 @@ export function createApp(ctx: AppContext) {
       .use(apiKeyRoutes(ctx))
       .use(eventRoutes(ctx))
       .use(commissionRoutes(ctx))
+      .use(commissionLifecycleRoutes(ctx))
+      .use(payoutRoutes(ctx))
       .use(webhookRoutes(ctx))
       .use(campaignRoutes(ctx))
       .use(settingsRoutes(ctx))

@@ -4,6 +4,7 @@ import { openDatabase } from './db';
 import { migrate } from './db/migrate';
 import { createLogger } from './lib/log';
 import { bootstrapAdminKey } from './modules/auth/keys';
+import { startScheduler } from './scheduler';
 import { createContext, serve } from './server';
 
 let config: Config;
@@ -39,6 +40,7 @@ try {
 
 const ctx = createContext(config, db.sql, log);
 const server = serve(ctx);
+const scheduler = startScheduler(ctx);
 log.info('partnerd listening', { url: server.url, baseUrl: config.baseUrl, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded' });
 
 let stopping = false;
@@ -46,9 +48,9 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info('stopping', { signal });
-  // HTTP first (in-flight requests finish), then the webhook dispatcher (in-flight deliveries finish
-  // and are recorded): both inside server.stop()
-  await server.stop();
+  // no new requests, no new job runs; in-flight requests, deliveries and a job's batch finish
+  // (the webhook dispatcher and the click buffer stop inside server.stop())
+  await Promise.all([server.stop(), scheduler.stop()]);
   ctx.mailer.close();
   await db.close();
   log.info('stopped');

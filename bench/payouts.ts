@@ -1,0 +1,99 @@
+// Payout run benchmark: seeds N approved commissions over P partners (set-based SQL) in a fresh
+// database, then times one payout run and samples the process's memory while it runs.
+//
+//   bun run bench/payouts.ts                      # embedded PostgreSQL 18, 1,000,000 / 10,000
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun run bench/payouts.ts
+//   COMMISSIONS=100000 PARTNERS=1000 ENDPOINTS=0 bun run bench/payouts.ts
+//   BATCH=500 WORKERS=1 WITHOUT_PAYOUT_FK=1 ...   (knobs for comparisons)
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/lib/log';
+import { newId } from '../src/lib/ids';
+import { manualProvider } from '../src/modules/payouts/provider';
+import { runPayouts } from '../src/modules/payouts/service';
+import { createContext } from '../src/server';
+import { createTestDatabase, startTestServer } from '../test/support/postgres';
+import { seedApprovedCommissions } from '../test/support/lifecycle-fixtures';
+
+const commissions = Number(process.env.COMMISSIONS ?? 1_000_000);
+const partners = Number(process.env.PARTNERS ?? 10_000);
+/** Webhook endpoints subscribed to "*": each envelope also gets one delivery row per endpoint. */
+const endpoints = Number(process.env.ENDPOINTS ?? 1);
+/** Partners per transaction and transactions in flight (the service's defaults when unset). */
+const batchSize = process.env.BATCH ? Number(process.env.BATCH) : undefined;
+const workers = process.env.WORKERS ? Number(process.env.WORKERS) : undefined;
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+const server = await startTestServer();
+const db = await createTestDatabase(server);
+try {
+  const [version] = await db.sql`select current_setting('server_version') as v`;
+  console.log(`PostgreSQL ${version!.v}; seeding ${commissions} approved commissions for ${partners} partners, ${endpoints} endpoint(s)`);
+
+  let t = performance.now();
+  await seedApprovedCommissions(db.sql, { partners, perPartner: Math.ceil(commissions / partners) });
+  for (let i = 0; i < endpoints; i++) {
+    await db.sql`
+      insert into webhook_endpoints (id, url, events, secret)
+      values (${newId('endpoint')}, 'https://hooks.example.com/in', ${['*']}, 'whsec_bench')`;
+  }
+  if (process.env.WITHOUT_PAYOUT_FK === '1') {
+    // ablation only: how much the commissions.payout_id foreign key costs
+    await db.sql`alter table commissions drop constraint commissions_payout_id_fkey`;
+  }
+  await db.sql`vacuum analyze`;
+  console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'warn', MIN_PAYOUT: '0' });
+  const ctx = createContext(config, db.sql, createLogger('warn'));
+
+  Bun.gc(true);
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  let heapPeak = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, m.rss);
+    heapPeak = Math.max(heapPeak, m.heapUsed);
+  }, 50);
+
+  t = performance.now();
+  const made = await runPayouts(ctx, { actor: 'job:payout', provider: manualProvider, batchSize, workers });
+  const seconds = (performance.now() - t) / 1000;
+  clearInterval(sampler);
+
+  const [check] = await db.sql`
+    select (select count(*)::int from commissions where status = 'paid') as paid,
+           (select count(*)::int from payouts) as payouts,
+           (select count(*)::int from webhook_events) as envelopes,
+           (select count(*)::int from webhook_deliveries) as deliveries`;
+  t = performance.now();
+  const again = await runPayouts(ctx, { actor: 'job:payout', provider: manualProvider });
+  const secondSeconds = (performance.now() - t) / 1000;
+
+  console.log(
+    JSON.stringify(
+      {
+        commissions,
+        partners,
+        endpoints,
+        batchSize: batchSize ?? 'default',
+        workers: workers ?? 'default',
+        runSeconds: Number(seconds.toFixed(2)),
+        payoutsCreated: made!.length,
+        paid: check!.paid,
+        envelopes: check!.envelopes,
+        deliveries: check!.deliveries,
+        rssBeforeMB: mb(rssBefore),
+        rssPeakMB: mb(rssPeak),
+        heapPeakMB: mb(heapPeak),
+        secondRunSeconds: Number(secondSeconds.toFixed(2)),
+        secondRunPayouts: again!.length,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await db.drop();
+  await server.stop();
+}

@@ -1,0 +1,32 @@
+// POST /v1/commissions/:id/approve and /reverse (commissions:write or admin).
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../context';
+import { authPlugin } from '../auth/plugin';
+import { actorOf, approveCommission, reverseCommission } from './lifecycle';
+
+const CommissionParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+export const ReverseBody = t.Object({
+  reason: t.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why, e.g. refund, chargeback, fraud.' }),
+});
+
+export function commissionLifecycleRoutes(ctx: AppContext) {
+  return new Elysia({ tags: ['Commissions'] } as never)
+    .use(authPlugin(ctx))
+    .post('/commissions/:id/approve', ({ params, principal }) => approveCommission(ctx.sql, { id: params.id, actor: actorOf(principal) }), {
+      auth: 'commissions:write',
+      params: CommissionParams,
+      detail: { summary: 'Approve an accrued commission before its holdback ends' },
+    })
+    .post(
+      '/commissions/:id/reverse',
+      ({ params, body, principal }) =>
+        reverseCommission(ctx.sql, { id: params.id, actor: actorOf(principal), reason: body.reason.trim() }),
+      {
+        auth: 'commissions:write',
+        params: CommissionParams,
+        body: ReverseBody,
+        detail: { summary: 'Reverse a commission (a paid one opens a clawback netted in the next payout)' },
+      },
+    );
+}

@@ -1,0 +1,205 @@
+// The commission state machine after accrual: approval (by hand or by the holdback job), payment (by
+// the payout runner), reversal (with a clawback once paid). Every move is checked against one table,
+// stamped in commission_transitions and reported by its webhook, all in one transaction.
+import type { Sql, Tx } from '../../db';
+import { AppError, notFound } from '../../lib/errors';
+import { iso } from '../../lib/time';
+import type { Principal } from '../auth/scopes';
+import { DELIVERY_CHANNEL, enqueueEvent } from '../webhooks/outbox';
+import { exponentArrays, formatMinor } from '../payouts/amounts';
+import { idBase } from '../payouts/bulk-events';
+
+export const COMMISSION_STATUSES = ['accrued', 'approved', 'paid', 'reversed'] as const;
+export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
+
+/**
+ * The only moves a commission can make after accrual. Anything else is a 409 that changes nothing.
+ * - approve: by an API caller or the holdback job
+ * - pay: by the payout runner only (no route makes it)
+ * - reverse: by an API caller (refund, chargeback, fraud); from paid it opens a clawback, a negative
+ *   line netted in the partner's next payout
+ * - release: the payout the commission was in failed; it becomes payable again
+ */
+export const TRANSITIONS = {
+  approve: { from: ['accrued'], to: 'approved' },
+  pay: { from: ['approved'], to: 'paid' },
+  reverse: { from: ['accrued', 'approved', 'paid'], to: 'reversed' },
+  release: { from: ['paid'], to: 'approved' },
+} as const satisfies Record<string, { from: readonly CommissionStatus[]; to: CommissionStatus }>;
+
+export type CommissionAction = keyof typeof TRANSITIONS;
+
+export function canTransition(action: CommissionAction, from: CommissionStatus): boolean {
+  return (TRANSITIONS[action].from as readonly CommissionStatus[]).includes(from);
+}
+
+function throwIfIllegal(action: CommissionAction, commissionId: string, from: CommissionStatus): void {
+  if (canTransition(action, from)) return;
+  throw new AppError('conflict', `a commission that is ${from} cannot be ${TRANSITIONS[action].to}`, {
+    commissionId,
+    status: from,
+    allowedFrom: TRANSITIONS[action].from,
+  });
+}
+
+/** Who did it, as written in commission_transitions.actor. */
+export function actorOf(principal: Principal): string {
+  switch (principal.kind) {
+    case 'admin':
+      return principal.keyId ? `key:${principal.keyId}` : `admin:${principal.email}`;
+    case 'partner':
+      return principal.keyId ? `key:${principal.keyId}` : `partner:${principal.partnerId}`;
+    default:
+      return `key:${principal.keyId}`;
+  }
+}
+
+type Row = Record<string, any>;
+
+export type CommissionView = ReturnType<typeof commissionView>;
+
+/** The commission as the lifecycle routes answer it (amounts as decimal strings in major units). */
+export function commissionView(row: Row) {
+  return {
+    id: row.id as string,
+    partnerId: row.partner_id as string,
+    campaignId: row.campaign_id as string,
+    attributionId: row.attribution_id as string,
+    eventId: row.event_id as string,
+    userId: row.user_id as string,
+    amount: formatMinor(row.amount, row.currency),
+    currency: row.currency as string,
+    eventType: row.event_type as string,
+    eventValue: row.event_value === null ? null : Number(formatMinor(row.event_value, row.currency)),
+    status: row.status as CommissionStatus,
+    holdbackDays: row.holdback_days as number,
+    approvedAt: iso(row.approved_at),
+    paidAt: iso(row.paid_at),
+    reversedAt: iso(row.reversed_at),
+    reversalReason: (row.reversal_reason as string | null) ?? null,
+    payoutId: (row.payout_id as string | null) ?? null,
+    createdAt: iso(row.created_at)!,
+  };
+}
+
+async function lockCommission(tx: Tx, id: string): Promise<Row> {
+  const [row] = await tx`select * from commissions where id = ${id} for update`;
+  if (!row) throw notFound('commission');
+  return row;
+}
+
+async function recordTransition(tx: Tx, t: { id: string; from: CommissionStatus; to: CommissionStatus; actor: string; reason?: string | null }) {
+  await tx`
+    insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
+    values (${t.id}, ${t.from}, ${t.to}, ${t.actor}, ${t.reason ?? null})`;
+}
+
+/** accrued -> approved by hand; emits commission.approved. */
+export async function approveCommission(sql: Sql, input: { id: string; actor: string }): Promise<CommissionView> {
+  return sql.begin(async (tx) => {
+    const current = await lockCommission(tx, input.id);
+    throwIfIllegal('approve', input.id, current.status);
+    const [row] = await tx`
+      update commissions set status = ${TRANSITIONS.approve.to}, approved_at = now()
+      where id = ${input.id}
+      returning *`;
+    await recordTransition(tx, { id: input.id, from: current.status, to: 'approved', actor: input.actor });
+    await enqueueEvent(tx, 'commission.approved', {
+      commissionId: row!.id,
+      partnerId: row!.partner_id,
+      amount: formatMinor(row!.amount, row!.currency),
+      currency: row!.currency,
+      approvedAt: iso(row!.approved_at)!,
+    });
+    return commissionView(row!);
+  });
+}
+
+/**
+ * accrued | approved | paid -> reversed; emits commission.reversed. A paid commission also opens a
+ * clawback for its amount. Takes a transaction so that a billing plugin can reverse inside its own.
+ */
+export async function reverseCommissionIn(tx: Tx, input: { id: string; actor: string; reason: string }): Promise<CommissionView> {
+  const current = await lockCommission(tx, input.id);
+  throwIfIllegal('reverse', input.id, current.status);
+  const [row] = await tx`
+    update commissions set status = ${TRANSITIONS.reverse.to}, reversed_at = now(), reversal_reason = ${input.reason}
+    where id = ${input.id}
+    returning *`;
+  await recordTransition(tx, { id: input.id, from: current.status, to: 'reversed', actor: input.actor, reason: input.reason });
+  if (current.status === 'paid' && row!.amount > 0n) {
+    await tx`
+      insert into clawbacks (commission_id, partner_id, currency, amount, reason)
+      values (${row!.id}, ${row!.partner_id}, ${row!.currency}, ${row!.amount}, ${input.reason})`;
+  }
+  await enqueueEvent(tx, 'commission.reversed', {
+    commissionId: row!.id,
+    partnerId: row!.partner_id,
+    amount: formatMinor(row!.amount, row!.currency),
+    currency: row!.currency,
+    reason: input.reason,
+  });
+  return commissionView(row!);
+}
+
+export async function reverseCommission(sql: Sql, input: { id: string; actor: string; reason: string }): Promise<CommissionView> {
+  return sql.begin((tx) => reverseCommissionIn(tx, input));
+}
+
+/**
+ * The holdback job's body: approves accrued commissions whose created_at + holdback_days has passed,
+ * `batchSize` at a time, each batch one set-based transaction (update, transitions, envelopes,
+ * deliveries). SKIP LOCKED leaves rows someone is approving or reversing by hand to them.
+ * Answers how many it approved.
+ */
+export async function approveDueCommissions(sql: Sql, options: { actor?: string; batchSize?: number } = {}): Promise<number> {
+  const actor = options.actor ?? 'job:approval';
+  const batchSize = options.batchSize ?? 5000;
+  const { codes, exps } = exponentArrays();
+  let total = 0;
+  for (;;) {
+    const approved = await sql.begin(async (tx) => {
+      const events = idBase();
+      const deliveries = idBase();
+      const [result] = await tx`
+        with due as (
+          select id from commissions
+          where status = any(${TRANSITIONS.approve.from as unknown as string[]}::text[])
+            and created_at + make_interval(days => holdback_days) <= now()
+          order by id
+          limit ${batchSize}
+          for update skip locked
+        ), moved as (
+          update commissions c set status = ${TRANSITIONS.approve.to}, approved_at = now()
+          from due where c.id = due.id
+          returning c.id, c.partner_id, c.amount, c.currency, c.approved_at
+        ), transitions as (
+          insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
+          select id, 'accrued', ${TRANSITIONS.approve.to}, ${actor}, 'holdback elapsed' from moved
+        ), envelopes as (
+          insert into webhook_events (id, type, data)
+          select ${events} || lpad(to_hex(row_number() over ()), 8, '0'), 'commission.approved',
+            jsonb_build_object(
+              'commissionId', m.id,
+              'partnerId', m.partner_id,
+              'amount', partnerd_format_minor(m.amount, coalesce(x.exp, 2)),
+              'currency', m.currency,
+              'approvedAt', to_char(m.approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+          from moved m
+          left join unnest(${codes}::text[], ${exps}::int[]) as x(code, exp) on x.code = m.currency
+          returning id, type
+        ), deliveries as (
+          insert into webhook_deliveries (id, endpoint_id, event_id, event)
+          select ${deliveries} || lpad(to_hex(row_number() over ()), 8, '0'), e.id, v.id, v.type
+          from envelopes v
+          join webhook_endpoints e on e.active and (v.type = any(e.events) or '*' = any(e.events))
+          returning 1
+        )
+        select (select count(*) from moved)::int as approved, (select count(*) from deliveries)::int as deliveries`;
+      if (result!.deliveries > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // the first envelope
+      return result!.approved as number;
+    });
+    total += approved;
+    if (approved < batchSize) return total;
+  }
+}

@@ -1,0 +1,108 @@
+// Payout routes: run, list, detail, mark-paid / mark-failed, CSV export. Partner keys see their own.
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../context';
+import { forbidden, notFound } from '../../lib/errors';
+import { PageQuery, paginate, readPage } from '../../lib/http';
+import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
+import type { Principal } from '../auth/scopes';
+import { actorOf } from '../commissions/lifecycle';
+import { payoutProvider } from './provider';
+import {
+  findPayoutRow,
+  listPayouts,
+  markPayoutFailed,
+  markPayoutPaid,
+  payoutDetail,
+  payoutsCsv,
+  PAYOUT_STATUSES,
+  runPayouts,
+  throwIfLocked,
+  type PayoutFilter,
+} from './service';
+
+const PayoutParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+const FilterQuery = {
+  partnerId: t.Optional(t.String({ maxLength: 64 })),
+  // not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value
+  status: t.Optional(t.Union(PAYOUT_STATUSES.map((s) => t.Literal(s)))),
+  currency: t.Optional(t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code.' })),
+};
+
+const ListQuery = t.Object({ ...FilterQuery, ...PageQuery });
+const CsvQuery = t.Object(FilterQuery);
+
+const FailBody = t.Object({ reason: t.String({ minLength: 1, maxLength: 500, pattern: '\\S' }) });
+const PaidBody = t.Optional(t.Object({ reference: t.Optional(t.String({ minLength: 1, maxLength: 255 })) }));
+
+/** The filter as asked, narrowed to the caller's own partner for partner principals. */
+function scopedFilter(principal: Principal, query: { partnerId?: string; status?: PayoutFilter['status']; currency?: string }): PayoutFilter {
+  const own = ownPartnerId(principal);
+  if (own && query.partnerId && query.partnerId !== own) throw forbidden('partners may only access their own data');
+  return { partnerId: own ?? query.partnerId, status: query.status, currency: query.currency?.toUpperCase() };
+}
+
+export function payoutRoutes(ctx: AppContext) {
+  return new Elysia({ tags: ['Payouts'] } as never)
+    .use(authPlugin(ctx))
+    .post(
+      '/payouts/run',
+      async ({ principal }) => {
+        const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal), provider: payoutProvider(ctx) }));
+        return { payouts: created };
+      },
+      { auth: 'payouts:write', detail: { summary: 'Run payouts now; answers the payouts this run created' } },
+    )
+    .get(
+      '/payouts',
+      async ({ query, principal }) => {
+        const page = readPage(query, 'payout');
+        const filter = scopedFilter(principal, query);
+        const { items, nextCursor } = paginate(await listPayouts(ctx.sql, { ...filter, ...page }), page.limit);
+        return { payouts: items, nextCursor };
+      },
+      { auth: { scope: 'payouts:read', partner: true }, query: ListQuery, detail: { summary: 'List payouts, newest first' } },
+    )
+    .get(
+      '/payouts.csv',
+      ({ query, principal }) => {
+        const filter = scopedFilter(principal, query);
+        return new Response(payoutsCsv(ctx.sql, filter), {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="payouts.csv"',
+          },
+        });
+      },
+      { auth: { scope: 'payouts:read', partner: true }, query: CsvQuery, detail: { summary: 'Payouts as CSV, one row per payout' } },
+    )
+    .get(
+      '/payouts/:id',
+      async ({ params, principal }) => {
+        const row = await findPayoutRow(ctx.sql, params.id);
+        if (!row) throw notFound('payout');
+        requirePartner(principal, row.partner_id);
+        return payoutDetail(ctx.sql, row);
+      },
+      {
+        auth: { scope: 'payouts:read', partner: true },
+        params: PayoutParams,
+        detail: { summary: 'A payout with its commissions and clawback lines' },
+      },
+    )
+    .post(
+      '/payouts/:id/mark-paid',
+      ({ params, body, principal }) => markPayoutPaid(ctx.sql, { id: params.id, actor: actorOf(principal), reference: body?.reference }),
+      { auth: 'payouts:write', params: PayoutParams, body: PaidBody, detail: { summary: 'Record that a pending payout was paid' } },
+    )
+    .post(
+      '/payouts/:id/mark-failed',
+      ({ params, body, principal }) => markPayoutFailed(ctx.sql, { id: params.id, actor: actorOf(principal), reason: body.reason.trim() }),
+      {
+        auth: 'payouts:write',
+        params: PayoutParams,
+        body: FailBody,
+        detail: { summary: 'Record that a pending payout failed; its commissions become payable again' },
+      },
+    );
+}
