@@ -7,6 +7,7 @@ import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { newId } from './lib/ids';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
+import { billingRoutes } from './modules/billing';
 import { commissionRoutes } from './modules/commissions';
 import { commissionLifecycleRoutes } from './modules/commissions/lifecycle-routes';
 import { eventRoutes } from './modules/events';
@@ -37,7 +38,8 @@ export function createApp(ctx: AppContext) {
       .use(webhookRoutes(ctx))
       .use(campaignRoutes(ctx))
       .use(settingsRoutes(ctx))
-      .use(linkRoutes(ctx));
+      .use(linkRoutes(ctx))
+      .use(billingRoutes(ctx));
 
   return new Elysia()
     .onError(({ error, code, request, path }) => {

@@ -49,6 +49,8 @@ const EnvSchema = T.Object({
   STRIPE_SECRET_KEY: T.Optional(T.String({ minLength: 1 })),
   /** Reverse proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
   TRUST_PROXY: T.String({ default: '0', pattern: '^[0-9]{1,2}$' }),
+  /** Stripe API address; unset is Stripe's own. For stripe-mock or a test double. */
+  STRIPE_API_URL: T.Optional(T.String({ pattern: '^https?://[^\\s/]+/?$' })),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -80,6 +82,7 @@ export type Config = {
   stripeWebhookSecret: string | undefined;
   stripeSecretKey: string | undefined;
   trustProxy: number;
+  stripeApiUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 };
 
@@ -139,6 +142,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
     stripeSecretKey: env.STRIPE_SECRET_KEY,
     trustProxy: Number(env.TRUST_PROXY),
+    stripeApiUrl: env.STRIPE_API_URL,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -5,6 +5,8 @@ import type { Sql } from './db';
 import type { Logger } from './lib/log';
 import type { Metrics } from './lib/metrics';
 import type { Mailer } from './mail';
+import type { BillingPlugin } from '../plugins/billing';
+import type { PayoutProvider } from './modules/payouts/provider';
 
 export type AppContext = {
   config: Config;
@@ -12,4 +14,8 @@ export type AppContext = {
   log: Logger;
   mailer: Mailer;
   metrics: Metrics;
+  /** Billing-provider plugins with a configured secret (plugins/index.ts). */
+  billingPlugins: BillingPlugin[];
+  /** How payouts are paid: the first plugin that can pay, else by hand. */
+  payoutProvider: PayoutProvider;
 };

@@ -6,11 +6,15 @@ import { createApp, createFetch, MAX_BODY_BYTES } from './app';
 import type { Logger } from './lib/log';
 import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
+import { enabledBillingPlugins } from '../plugins';
+import { manualProvider } from './modules/payouts/provider';
 import { createDispatcher } from './modules/webhooks';
 import { stopLinkRuntime } from './modules/links/runtime';
 
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
-  return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics() };
+  const billingPlugins = enabledBillingPlugins(config, sql);
+  const payoutProvider = billingPlugins.find((p) => p.payouts)?.payouts ?? manualProvider;
+  return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics(), billingPlugins, payoutProvider };
 }
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };

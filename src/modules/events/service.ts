@@ -11,7 +11,8 @@ import type { AttributionModel } from '../attribution/models';
 import { recordReferral, resolveAttribution, type AttributionStatus } from '../attribution/service';
 import { accrueCommissions, type AccruedTouch } from '../commissions/accrual';
 
-export type EventSource = 'api' | 'attribution';
+/** Where an event came from: the two HTTP forms, or the name of a billing plugin (e.g. 'stripe'). */
+export type EventSource = 'api' | 'attribution' | (string & {});
 
 export type EventInput = {
   source: EventSource;

@@ -1,7 +1,7 @@
 // How a payout's money moves. The runner creates payouts (status pending) and hands each to the
 // provider after its transaction commits; the provider answers whether it settled at once, failed, or
 // is still under way. Manual: an operator pays by hand (GET /v1/payouts.csv) and then calls
-// POST /v1/payouts/:id/mark-paid or /mark-failed. A Stripe Connect provider plugs in here later.
+// POST /v1/payouts/:id/mark-paid or /mark-failed. A billing plugin that can pay (Stripe Connect) plugs in here.
 import type { AppContext } from '../../context';
 import type { PayoutView } from './service';
 
@@ -27,7 +27,7 @@ export const manualProvider: PayoutProvider = {
   },
 };
 
-/** The provider this installation pays through. */
-export function payoutProvider(_ctx: AppContext): PayoutProvider {
-  return manualProvider;
+/** The provider this installation pays through (chosen once, in createContext). */
+export function payoutProvider(ctx: AppContext): PayoutProvider {
+  return ctx.payoutProvider;
 }

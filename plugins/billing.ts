@@ -1,0 +1,44 @@
+// The interface every billing-provider plugin implements. The core knows nothing provider-specific:
+// a plugin verifies a raw webhook request, then maps the provider's event to billing actions.
+import type { PayoutProvider } from '../src/modules/payouts/provider';
+
+/** A provider event whose signature has been verified. */
+export type ProviderEvent = { id: string; type: string; createdAt: Date; object: unknown };
+
+/** What a provider event means for the partner program. */
+export type BillingAction =
+  /** Remember that this provider customer is this service user (the identify join key). */
+  | { kind: 'link-customer'; customerId: string; userId: string }
+  /**
+   * A conversion event. `userId` is known when the provider object carries it; otherwise the core
+   * looks it up from an earlier link-customer.
+   */
+  | {
+      kind: 'conversion';
+      customerId: string;
+      userId: string | null;
+      type: string;
+      amount: bigint | null; // minor units of `currency`
+      currency: string | null; // ISO 4217, upper case
+      occurredAt: Date;
+      /** Ids the provider may later refer to when money comes back (invoice, charge, payment intent). */
+      references: string[];
+      metadata: Record<string, unknown>;
+    }
+  /** Money came back: reverse the commissions of the conversion that carries one of `references`. */
+  | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback' };
+
+export class SignatureError extends Error {}
+
+export interface BillingPlugin {
+  /** The URL segment: the plugin is mounted at POST /webhooks/<name>. */
+  readonly name: string;
+  /** Whether its webhook route is mounted (POST /webhooks/<name>); otherwise that path is a 404. */
+  readonly receivesWebhooks: boolean;
+  /** Checks the signature over the exact raw body; throws SignatureError when it does not match. */
+  verify(rawBody: string, headers: Headers): Promise<ProviderEvent>;
+  /** The actions an event calls for; an empty list means the event is not relevant. */
+  map(event: ProviderEvent): BillingAction[];
+  /** Makes payouts through the provider, when it can (optional). */
+  payouts?: PayoutProvider;
+}

@@ -1,0 +1,103 @@
+// One small mapping per Stripe event type the adapter handles.
+import type { BillingAction, ProviderEvent } from '../billing';
+import { idOf, type StripeCharge, type StripeCustomer, type StripeDispute, type StripeInvoice, type StripeSubscription } from './objects';
+
+/** The customer metadata key that carries the service's user id (SPEC section 4). */
+export const USER_ID_KEY = 'service_user_id';
+
+// Stripe's timestamps are whole seconds: read as the end of that second, so that a click made
+// earlier in the same second still comes before the conversion.
+const at = (seconds: number | null | undefined, fallback: Date) => (seconds ? new Date(seconds * 1000 + 999) : fallback);
+const compact = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => Boolean(id)))];
+
+function customerEvent(event: ProviderEvent, signup: boolean): BillingAction[] {
+  const customer = event.object as StripeCustomer;
+  const userId = customer.metadata?.[USER_ID_KEY]?.trim();
+  if (!userId) return [];
+  const actions: BillingAction[] = [{ kind: 'link-customer', customerId: customer.id, userId }];
+  if (signup) {
+    actions.push({
+      kind: 'conversion',
+      customerId: customer.id,
+      userId,
+      type: 'signup',
+      amount: null,
+      currency: null,
+      occurredAt: at(customer.created, event.createdAt),
+      references: [customer.id],
+      metadata: { stripeCustomerId: customer.id },
+    });
+  }
+  return actions;
+}
+
+function subscriptionCreated(event: ProviderEvent): BillingAction[] {
+  const sub = event.object as StripeSubscription;
+  const customerId = idOf(sub.customer);
+  if (!customerId) return [];
+  return [
+    {
+      kind: 'conversion',
+      customerId,
+      userId: null,
+      type: sub.status === 'trialing' ? 'trial_started' : 'subscription_created',
+      amount: null,
+      currency: null,
+      occurredAt: at(sub.start_date ?? sub.created, event.createdAt),
+      references: [sub.id],
+      metadata: { stripeCustomerId: customerId, stripeSubscriptionId: sub.id, stripeStatus: sub.status },
+    },
+  ];
+}
+
+function invoicePaid(event: ProviderEvent): BillingAction[] {
+  const invoice = event.object as StripeInvoice;
+  const customerId = idOf(invoice.customer);
+  if (!customerId || !Number.isSafeInteger(invoice.amount_paid) || invoice.amount_paid <= 0) return [];
+  const payments = invoice.payments?.data ?? [];
+  const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(invoice.subscription);
+  return [
+    {
+      kind: 'conversion',
+      customerId,
+      userId: null,
+      type: 'invoice_paid',
+      amount: BigInt(invoice.amount_paid),
+      currency: invoice.currency.toUpperCase(),
+      occurredAt: at(invoice.status_transitions?.paid_at ?? invoice.created, event.createdAt),
+      references: compact([
+        invoice.id,
+        idOf(invoice.charge),
+        idOf(invoice.payment_intent),
+        ...payments.flatMap((p) => [idOf(p.payment?.payment_intent), idOf(p.payment?.charge)]),
+      ]),
+      metadata: {
+        stripeCustomerId: customerId,
+        invoiceId: invoice.id,
+        ...(subscriptionId ? { stripeSubscriptionId: subscriptionId } : {}),
+        ...(invoice.billing_reason ? { billingReason: invoice.billing_reason } : {}),
+      },
+    },
+  ];
+}
+
+/** Only a charge refunded in full reverses commissions (docs/plugins.md says why). */
+function chargeRefunded(event: ProviderEvent): BillingAction[] {
+  const charge = event.object as StripeCharge;
+  if (!charge.refunded && charge.amount_refunded < charge.amount) return [];
+  return [{ kind: 'reversal', references: compact([charge.id, idOf(charge.payment_intent), idOf(charge.invoice)]), reason: 'refund' }];
+}
+
+function disputeCreated(event: ProviderEvent): BillingAction[] {
+  const dispute = event.object as StripeDispute;
+  return [{ kind: 'reversal', references: compact([idOf(dispute.charge), idOf(dispute.payment_intent)]), reason: 'chargeback' }];
+}
+
+export const HANDLERS: Record<string, (event: ProviderEvent) => BillingAction[]> = {
+  'customer.created': (e) => customerEvent(e, true),
+  'customer.updated': (e) => customerEvent(e, false),
+  'customer.subscription.created': subscriptionCreated,
+  'invoice.paid': invoicePaid,
+  'charge.refunded': chargeRefunded,
+  'charge.dispute.created': disputeCreated,
+};

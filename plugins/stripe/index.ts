@@ -1,0 +1,92 @@
+// The Stripe adapter: verifies Stripe's signature on the raw body, maps Stripe events to billing
+// actions (one small function per event type in events.ts), and pays partners through Connect.
+import Stripe from 'stripe';
+import type { Sql } from '../../src/db';
+import type { PayoutOutcome, PayoutProvider } from '../../src/modules/payouts/provider';
+import type { PayoutView } from '../../src/modules/payouts/service';
+import { SignatureError, type BillingPlugin, type ProviderEvent } from '../billing';
+import { HANDLERS } from './events';
+
+export type StripeOptions = {
+  /** Mounts POST /webhooks/stripe when set. */
+  webhookSecret?: string;
+  /** Enables Connect transfers when set. */
+  secretKey?: string;
+  /** Another API address (a local fake in tests, or stripe-mock); Stripe's own when unset. */
+  apiUrl?: string;
+  sql: Sql;
+};
+
+export function stripeClient(secretKey: string, apiUrl?: string): Stripe {
+  if (!apiUrl) return new Stripe(secretKey, { maxNetworkRetries: 2 });
+  const url = new URL(apiUrl);
+  return new Stripe(secretKey, {
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    protocol: url.protocol === 'http:' ? 'http' : 'https',
+    maxNetworkRetries: 0,
+  });
+}
+
+export function createStripePlugin(options: StripeOptions): BillingPlugin {
+  // signature checks need no API key; a placeholder keeps the client happy when none is set
+  const client = stripeClient(options.secretKey ?? 'sk_unset', options.apiUrl);
+  return {
+    name: 'stripe',
+    receivesWebhooks: Boolean(options.webhookSecret),
+    async verify(rawBody, headers) {
+      if (!options.webhookSecret) throw new SignatureError('STRIPE_WEBHOOK_SECRET is not set');
+      const signature = headers.get('stripe-signature');
+      if (!signature) throw new SignatureError('missing Stripe-Signature header');
+      let event: Stripe.Event;
+      try {
+        // only the async helper works under Bun (it uses Web Crypto)
+        event = await client.webhooks.constructEventAsync(rawBody, signature, options.webhookSecret);
+      } catch (error) {
+        throw new SignatureError(error instanceof Error ? error.message : 'signature mismatch');
+      }
+      return { id: event.id, type: event.type, createdAt: new Date(event.created * 1000 + 999), object: event.data.object };
+    },
+    map(event: ProviderEvent) {
+      return HANDLERS[event.type]?.(event) ?? [];
+    },
+    payouts: options.secretKey ? connectPayouts(client, options.sql) : undefined,
+  };
+}
+
+/**
+ * Stripe Connect: one transfer per payout to the partner's connected account, with the payout id as
+ * the idempotency key, so a repeated call never pays twice. Partners without an account are paid by
+ * hand (the payout stays pending).
+ */
+export function connectPayouts(client: Stripe, sql: Sql): PayoutProvider {
+  return {
+    name: 'stripe',
+    async send(payout: PayoutView): Promise<PayoutOutcome> {
+      const [partner] = await sql`select billing_connect_account_id from partners where id = ${payout.partnerId}`;
+      const destination = partner?.billing_connect_account_id as string | null | undefined;
+      if (!destination) return { status: 'pending' };
+      try {
+        const transfer = await client.transfers.create(
+          {
+            amount: Number(minorUnits(payout.amount)),
+            currency: payout.currency.toLowerCase(),
+            destination,
+            transfer_group: payout.id,
+            metadata: { payoutId: payout.id, partnerId: payout.partnerId },
+          },
+          { idempotencyKey: payout.id },
+        );
+        return { status: 'paid', reference: transfer.id };
+      } catch (error) {
+        const reason = error instanceof Stripe.errors.StripeError ? `${error.code ?? error.type}: ${error.message}` : String(error);
+        return { status: 'failed', reason };
+      }
+    },
+  };
+}
+
+/** "12.50" -> 1250n: payout amounts are formatted with exactly the currency's decimals. */
+function minorUnits(decimal: string): bigint {
+  return BigInt(decimal.replace('.', ''));
+}

@@ -1,0 +1,33 @@
+// POST /webhooks/<provider>: the inbound webhook of each billing plugin with a configured secret
+// (SPEC section 4). A provider without one has no route: 404.
+import { Elysia } from 'elysia';
+import { SignatureError, type BillingPlugin } from '../../../plugins/billing';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { ingestProviderEvent } from './service';
+
+export function billingRoutes(ctx: AppContext) {
+  const app = new Elysia();
+  for (const plugin of ctx.billingPlugins.filter((p) => p.receivesWebhooks)) {
+    app.post(`/webhooks/${plugin.name}`, ({ request }) => receive(ctx, plugin, request), {
+      // the signature covers the exact bytes: no parsing before verify()
+      parse: 'none',
+      detail: { summary: `Inbound ${plugin.name} webhook`, tags: ['Billing'] },
+    });
+  }
+  return app;
+}
+
+async function receive(ctx: AppContext, plugin: BillingPlugin, request: Request) {
+  const raw = await request.text();
+  let event;
+  try {
+    event = await plugin.verify(raw, request.headers);
+  } catch (error) {
+    if (error instanceof SignatureError) throw new AppError('invalid_body', `signature verification failed: ${error.message}`);
+    throw error;
+  }
+  const outcome = await ingestProviderEvent(ctx, plugin, event);
+  ctx.log.info('billing event', { provider: plugin.name, ...outcome });
+  return { received: true, ...outcome };
+}
