@@ -2,6 +2,7 @@
 // actions (one small function per event type in events.ts), and pays partners through Connect.
 import Stripe from 'stripe';
 import type { Sql } from '../../src/db';
+import { parseMajor } from '../../src/lib/money';
 import type { PayoutOutcome, PayoutProvider } from '../../src/modules/payouts/provider';
 import type { PayoutView } from '../../src/modules/payouts/service';
 import { SignatureError, type BillingPlugin, type ProviderEvent } from '../billing';
@@ -69,7 +70,7 @@ export function connectPayouts(client: Stripe, sql: Sql): PayoutProvider {
       try {
         const transfer = await client.transfers.create(
           {
-            amount: Number(minorUnits(payout.amount)),
+            amount: Number(parseMajor(payout.amount, payout.currency)),
             currency: payout.currency.toLowerCase(),
             destination,
             transfer_group: payout.id,
@@ -84,9 +85,4 @@ export function connectPayouts(client: Stripe, sql: Sql): PayoutProvider {
       }
     },
   };
-}
-
-/** "12.50" -> 1250n: payout amounts are formatted with exactly the currency's decimals. */
-function minorUnits(decimal: string): bigint {
-  return BigInt(decimal.replace('.', ''));
 }

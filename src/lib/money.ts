@@ -4,7 +4,7 @@ import { invalidField } from './errors';
 
 /**
  * ISO 4217 active codes and their minor-unit exponent (decimals). Most currencies have 2; the
- * exceptions are listed first. (src/lib/currencies.ts may hold the same table; to be unified.)
+ * exceptions are listed first. This is the one currency table of the service.
  */
 export const EXPONENTS: Readonly<Record<string, number>> = Object.freeze({
   // 0 decimals
@@ -143,6 +143,25 @@ export function formatMinor(minor: bigint, currency: string): string {
   if (exponent === 0) return (negative ? '-' : '') + digits;
   const padded = digits.padStart(exponent + 1, '0');
   return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
+}
+
+/**
+ * Decimal text in major units ("50", "12.5") as minor units of `currency`, rounded up: a sum
+ * "reaches" a MIN_PAYOUT of 12.5 JPY only at 13 yen.
+ */
+export function majorToMinorCeil(major: string, currency: string): bigint {
+  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(major);
+  if (!match) throw new Error(`not a decimal amount: ${major}`);
+  const exponent = exponentOf(currency);
+  const fraction = match[2] ?? '';
+  const minor = BigInt(match[1]! + fraction.slice(0, exponent).padEnd(exponent, '0'));
+  return /[1-9]/.test(fraction.slice(exponent)) ? minor + 1n : minor;
+}
+
+/** The currencies whose exponent is not 2, as parallel arrays for SQL (`unnest(codes, exps)`). */
+export function exponentArrays(): { codes: string[]; exps: number[] } {
+  const entries = Object.entries(EXPONENTS).filter(([, e]) => e !== 2);
+  return { codes: entries.map(([c]) => c), exps: entries.map(([, e]) => e) };
 }
 
 /** Minor units -> a JS number in major units (for payload fields the SPEC types as number). */

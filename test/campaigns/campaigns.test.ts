@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { CURRENCY_EXPONENTS, isCurrency } from '../../src/lib/currencies';
+import { EXPONENTS, isKnownCurrency } from '../../src/lib/money';
 import { startService, type TestService } from '../support/service';
 
 let svc: TestService;
@@ -19,11 +19,11 @@ describe('currency table', () => {
     ['KWD', 3],
     ['BHD', 3],
   ])('%s has %d decimals', (code, exponent) => {
-    expect(isCurrency(code)).toBe(true);
-    expect(CURRENCY_EXPONENTS[code]).toBe(exponent);
+    expect(isKnownCurrency(code)).toBe(true);
+    expect(EXPONENTS[code]).toBe(exponent);
   });
   test.each(['usd', 'XXX', 'ABC', 'US', 'toString', '__proto__'])('%s is not a currency', (code) => {
-    expect(isCurrency(code)).toBe(false);
+    expect(isKnownCurrency(code)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 // Campaign rules and SQL: create, read, list, update, archive.
 import type { Sql, Tx } from '../../db';
-import { CURRENCY_EXPONENTS, isCurrency } from '../../lib/currencies';
+import { EXPONENTS, isKnownCurrency } from '../../lib/money';
 import { AppError, notFound, type FieldProblem } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
@@ -51,7 +51,7 @@ export function destinationProblem(value: string): string | null {
 
 /** Flat amounts may not carry more decimals than the campaign currency has. */
 function amountProblems(rules: Rule[], currency: string): FieldProblem[] {
-  const exponent = CURRENCY_EXPONENTS[currency] ?? 2;
+  const exponent = EXPONENTS[currency] ?? 2;
   const problems: FieldProblem[] = [];
   rules.forEach((rule, i) => {
     if (rule.amount === undefined) return;
@@ -69,13 +69,13 @@ function check(input: { destinationUrl?: string; currency?: string; rules?: Rule
     const problem = destinationProblem(input.destinationUrl);
     if (problem) problems.push({ field: 'destinationUrl', message: problem });
   }
-  if (input.currency !== undefined && !isCurrency(input.currency)) {
+  if (input.currency !== undefined && !isKnownCurrency(input.currency)) {
     problems.push({ field: 'currency', message: 'not an ISO 4217 currency code (upper case, e.g. USD)' });
   }
   if (input.rules !== undefined) {
     problems.push(...ruleProblems(input.rules, 'rules'));
     const currency = input.currency ?? currentCurrency;
-    if (currency && isCurrency(currency)) problems.push(...amountProblems(input.rules, currency));
+    if (currency && isKnownCurrency(currency)) problems.push(...amountProblems(input.rules, currency));
   }
   if (problems.length > 0) {
     throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);

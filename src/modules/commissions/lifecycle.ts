@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import type { Principal } from '../auth/scopes';
 import { DELIVERY_CHANNEL, enqueueEvent } from '../webhooks/outbox';
-import { exponentArrays, formatMinor } from '../payouts/amounts';
+import { exponentArrays, formatMinor } from '../../lib/money';
 import { idBase } from '../payouts/bulk-events';
 
 export const COMMISSION_STATUSES = ['accrued', 'approved', 'paid', 'reversed'] as const;

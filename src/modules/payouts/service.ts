@@ -9,7 +9,7 @@ import { iso } from '../../lib/time';
 import { LOCKS, withAdvisoryLock } from '../../scheduler/lock';
 import { TRANSITIONS } from '../commissions/lifecycle';
 import { DELIVERY_CHANNEL } from '../webhooks/outbox';
-import { exponentOf, formatMinor, majorToMinorCeil } from './amounts';
+import { exponentOf, formatMinor, majorToMinorCeil } from '../../lib/money';
 import { idBase } from './bulk-events';
 import type { PayoutOutcome, PayoutProvider } from './provider';
 
