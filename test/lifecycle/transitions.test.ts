@@ -56,7 +56,7 @@ describe('legal transitions over HTTP', () => {
       const id = await commission(from, 999);
       const res = await svc.api('POST', `/v1/commissions/${id}/reverse`, { body: { reason: 'refund' } });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id, status: 'reversed', reversalReason: 'refund', amount: '9.99' });
+      expect(res.body).toMatchObject({ id, status: 'reversed', reason: 'refund', amount: '9.99' });
       const row = await commissionRow(svc.sql, id);
       expect(row.status).toBe('reversed');
       expect(row.reversal_reason).toBe('refund');
@@ -100,7 +100,7 @@ describe('legal transitions over HTTP', () => {
 
     const res = await svc.api('POST', `/v1/commissions/${id}/reverse`, { key: writerKey, body: { reason: 'chargeback' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'reversed', reversalReason: 'chargeback' });
+    expect(res.body).toMatchObject({ status: 'reversed', reason: 'chargeback' });
     expect((await transitionsOf(svc.sql, id)).at(-1)).toEqual({ from_status: 'paid', to_status: 'reversed', actor: writerActor, reason: 'chargeback' });
     expect(await clawbacksOf(svc.sql, id)).toEqual([{ partner_id: partner, currency: 'USD', amount: 700n, reason: 'chargeback', status: 'open', payout_id: null }]);
     expect((await eventsFor(svc.sql, 'commission.reversed', id)).map((e) => e.data)).toEqual([

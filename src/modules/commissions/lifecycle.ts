@@ -7,10 +7,9 @@ import { iso } from '../../lib/time';
 import type { Principal } from '../auth/scopes';
 import { DELIVERY_CHANNEL, enqueueEvent } from '../webhooks/outbox';
 import { exponentArrays, formatMinor } from '../../lib/money';
+import { toCommission, type Commission, type CommissionStatus } from './service';
 import { idBase } from '../payouts/bulk-events';
 
-export const COMMISSION_STATUSES = ['accrued', 'approved', 'paid', 'reversed'] as const;
-export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
 /**
  * The only moves a commission can make after accrual. Anything else is a 409 that changes nothing.
@@ -56,31 +55,9 @@ export function actorOf(principal: Principal): string {
 
 type Row = Record<string, any>;
 
-export type CommissionView = ReturnType<typeof commissionView>;
-
-/** The commission as the lifecycle routes answer it (amounts as decimal strings in major units). */
-export function commissionView(row: Row) {
-  return {
-    id: row.id as string,
-    partnerId: row.partner_id as string,
-    campaignId: row.campaign_id as string,
-    attributionId: row.attribution_id as string,
-    eventId: row.event_id as string,
-    userId: row.user_id as string,
-    amount: formatMinor(row.amount, row.currency),
-    currency: row.currency as string,
-    eventType: row.event_type as string,
-    eventValue: row.event_value === null ? null : Number(formatMinor(row.event_value, row.currency)),
-    status: row.status as CommissionStatus,
-    holdbackDays: row.holdback_days as number,
-    approvedAt: iso(row.approved_at),
-    paidAt: iso(row.paid_at),
-    reversedAt: iso(row.reversed_at),
-    reversalReason: (row.reversal_reason as string | null) ?? null,
-    payoutId: (row.payout_id as string | null) ?? null,
-    createdAt: iso(row.created_at)!,
-  };
-}
+/** The lifecycle routes answer the same commission record as GET /v1/commissions/:id. */
+export type CommissionView = Commission;
+const commissionView = toCommission;
 
 async function lockCommission(tx: Tx, id: string): Promise<Row> {
   const [row] = await tx`select * from commissions where id = ${id} for update`;
