@@ -125,7 +125,7 @@ export type PartnerUpdate = {
 export type Page = { limit?: number; cursor?: string };
 
 export type LinkInput = { campaignId: string; partnerId?: string; slug?: string };
-export type Link = { id: string; slug: string; url: string; [field: string]: unknown };
+export type Link = { id: string; slug: string; url: string; partnerId: string; campaignId: string; createdAt: string };
 
 export type Commission = {
   id: string;

@@ -96,3 +96,20 @@ describe('partners', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('links', () => {
+  test('links.create makes a share link that redirects; a taken slug is a 409 PartnerdError', async () => {
+    const c = await fx.campaign(svc.sql, { rules: [] });
+    const p = await fx.partner(svc.sql);
+    await svc.sql`insert into partner_campaigns (partner_id, campaign_id) values (${p}, ${c})`;
+    const link = await client.links.create({ campaignId: c, partnerId: p, slug: 'sdk-link' });
+    expect(link).toMatchObject({ slug: 'sdk-link', url: `${svc.url}/r/sdk-link`, partnerId: p, campaignId: c });
+    expect(link.id).toMatch(/^lnk_/);
+    const redirect = await fetch(link.url, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toContain('pp_click=clk_');
+    const taken = await rejection(client.links.create({ campaignId: c, partnerId: p, slug: 'SDK-link' }));
+    expect(taken.status).toBe(409);
+    expect(taken.code).toBe('conflict');
+  });
+});
