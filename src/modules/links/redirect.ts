@@ -50,8 +50,9 @@ export function shareLinkHandler(ctx: AppContext) {
     return clickId instanceof Promise ? clickId.then(redirect) : redirect(clickId);
   };
 
-  return (request: Request, slug: string): Response | Promise<Response> => {
-    if (!SLUG_PATTERN.test(slug)) return notFoundPage();
+  return (request: Request, slug: string | null): Response | Promise<Response> => {
+    // Elysia hands over null when the path is not valid percent-encoding
+    if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) return notFoundPage();
     const target = runtime.cache.get(slug.toLowerCase());
     if (!(target instanceof Promise)) return answer(request, target);
     return target.then(
