@@ -15,8 +15,8 @@ const EnvSchema = T.Object({
   DATABASE_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
   /** Where the embedded PostgreSQL keeps its files. */
   DATA_DIR: T.String({ default: './data', minLength: 1 }),
-  /** Admin API key; unset: one is generated at first boot and printed once. */
-  ADMIN_API_KEY: T.Optional(T.String({ pattern: '^sk_admin_[A-Za-z0-9_-]{32,}$' })),
+  /** Admin API key (8-256 visible characters; `sk_admin_` + 32 random is best); unset: generated at first boot and printed once. */
+  ADMIN_API_KEY: T.Optional(T.String({ pattern: '^[\\x21-\\x7e]{8,256}$' })),
   /** Comma-separated emails allowed to sign in to the admin UI by magic link. */
   ADMIN_EMAILS: T.String({ default: '' }),
   /** SMTP server for outgoing mail (smtp:// or smtps://); unset writes mail to the log. */
@@ -94,6 +94,9 @@ export class ConfigError extends Error {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** Settings whose values may hold secrets: a bad one is named, never echoed. */
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY']);
+
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const raw: Record<string, string> = {};
@@ -105,7 +108,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const problems: string[] = [];
   for (const error of Value.Errors(EnvSchema, env)) {
     const name = error.path.replace(/^\//, '');
-    problems.push(`${name}: ${describe(error.schema as never)} (got ${JSON.stringify(error.value)})`);
+    const got = SECRETS.has(name) ? 'value not shown' : `got ${JSON.stringify(error.value)}`;
+    problems.push(`${name}: ${describe(error.schema as never)} (${got})`);
   }
   const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
   for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);

@@ -27,6 +27,7 @@ const db = await openDatabase(config, log).catch(async (error) => {
 try {
   const applied = await migrate(db.sql);
   if (applied.length > 0) log.info('migrations applied', { versions: applied });
+  if (config.adminApiKey && config.adminApiKey.length < 32) log.warn('ADMIN_API_KEY is shorter than 32 characters; use a long random key');
   const generated = await bootstrapAdminKey(db.sql, config.adminApiKey);
   if (generated) {
     // printed once: only its hash is kept

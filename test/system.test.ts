@@ -152,3 +152,22 @@ describe('the process', () => {
     await db.drop();
   }, 30_000);
 });
+
+describe('configuration secrets', () => {
+  test('a bad secret is named but its value is not echoed', () => {
+    try {
+      loadConfig({ ADMIN_API_KEY: 'has a space', DATABASE_URL: 'mysql://user:hunter2@db/x' });
+      throw new Error('accepted bad configuration');
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('ADMIN_API_KEY:');
+      expect(message).toContain('DATABASE_URL:');
+      expect(message).not.toContain('hunter2');
+      expect(message).not.toContain('has a space');
+    }
+  });
+
+  test('any long enough admin key is accepted', () => {
+    expect(loadConfig({ ADMIN_API_KEY: 'test-admin-key' }).adminApiKey).toBe('test-admin-key');
+  });
+});
