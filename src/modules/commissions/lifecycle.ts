@@ -5,7 +5,7 @@ import type { Sql, Tx } from '../../db';
 import { AppError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import type { Principal } from '../auth/scopes';
-import { DELIVERY_CHANNEL, enqueueEvent } from '../webhooks/outbox';
+import { DELIVERY_CHANNEL, enqueueEvent, insertDeliveriesForEnvelopes } from '../webhooks/outbox';
 import { exponentArrays, formatMinor } from '../../lib/money';
 import { toCommission, type Commission, type CommissionStatus } from './service';
 import { idBase } from '../payouts/bulk-events';
@@ -166,11 +166,7 @@ export async function approveDueCommissions(sql: Sql, options: { actor?: string;
           left join unnest(${codes}::text[], ${exps}::int[]) as x(code, exp) on x.code = m.currency
           returning id, type
         ), deliveries as (
-          insert into webhook_deliveries (id, endpoint_id, event_id, event)
-          select ${deliveries} || lpad(to_hex(row_number() over ()), 8, '0'), e.id, v.id, v.type
-          from envelopes v
-          join webhook_endpoints e on e.active and (v.type = any(e.events) or '*' = any(e.events))
-          returning 1
+          ${insertDeliveriesForEnvelopes(tx, deliveries)}
         )
         select (select count(*) from moved)::int as approved, (select count(*) from deliveries)::int as deliveries`;
       if (result!.deliveries > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // the first envelope

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { LOCKS, withAdvisoryLock } from '../../scheduler/lock';
 import { TRANSITIONS } from '../commissions/lifecycle';
-import { DELIVERY_CHANNEL } from '../webhooks/outbox';
+import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../webhooks/outbox';
 import { exponentOf, formatMinor, majorToMinorCeil } from '../../lib/money';
 import { idBase } from './bulk-events';
 import type { PayoutOutcome, PayoutProvider } from './provider';
@@ -205,11 +205,7 @@ async function payBatch(
       from paid p
       returning id, type
     ), delivered as (
-      insert into webhook_deliveries (id, endpoint_id, event_id, event)
-      select ${deliveries} || lpad(to_hex(row_number() over ()), 8, '0'), e.id, v.id, v.type
-      from envelopes v
-      join webhook_endpoints e on e.active and (v.type = any(e.events) or '*' = any(e.events))
-      returning 1
+      ${insertDeliveriesForEnvelopes(tx, deliveries)}
     )
     select c.*, (select count(*) from delivered)::int as delivery_count from created c order by c.id`;
   if (rows.length > 0 && rows[0]!.delivery_count > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // first envelope: a payout.created

@@ -29,3 +29,17 @@ export async function enqueueEvent<E extends EventType>(sql: Tx, type: E, data: 
   }
   return { id, event: type, created: (row!.created_at as Date).toISOString(), data };
 }
+
+/**
+ * The set-based form of enqueueEvent's delivery rows, for jobs that write envelopes in bulk: used as
+ * a CTE after one named `envelopes` (columns id, type), it gives every envelope a pending delivery
+ * per active endpoint subscribed to its type. Delivery ids are `idPrefix` + a counter.
+ */
+export function insertDeliveriesForEnvelopes(sql: Tx, idPrefix: string) {
+  return sql`
+    insert into webhook_deliveries (id, endpoint_id, event_id, event)
+    select ${idPrefix} || lpad(to_hex(row_number() over ()), 8, '0'), e.id, v.id, v.type
+    from envelopes v
+    join webhook_endpoints e on e.active and (v.type = any(e.events) or '*' = any(e.events))
+    returning 1`;
+}
