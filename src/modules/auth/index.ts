@@ -7,12 +7,11 @@ import { createRateLimiter } from '../../lib/ratelimit';
 import { MINUTE } from '../../lib/time';
 import { escapeHtml, page } from '../../web/page';
 import { Email, Name } from '../partners/model';
-import { findPartner } from '../partners/service';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
 import { authenticate, authPlugin, readCookie } from './plugin';
 import { SCOPES } from './scopes';
 import { consumeLink, requestMagicLink, signUp } from './service';
-import { endSession, SESSION_COOKIE } from './sessions';
+import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
 
 const publicKey = (k: ApiKeyRecord) => ({
   id: k.id,
@@ -76,14 +75,21 @@ export function apiKeyRoutes(ctx: AppContext) {
     });
 }
 
-const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
+const limiters = new WeakMap<AppContext, ReturnType<typeof createRateLimiter>>();
+
+/** Mail-sending sign-in requests per email, shared by the JSON routes and the web forms. */
+export function signInLimiter(ctx: AppContext) {
+  let limiter = limiters.get(ctx);
+  if (!limiter) limiters.set(ctx, (limiter = createRateLimiter(5, 15 * MINUTE)));
+  return limiter;
+}
+
+export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
 
 /** Browser-facing sign-in routes; not under /v1, their links are in emails. */
 export function sessionRoutes(ctx: AppContext) {
-  const perEmail = createRateLimiter(5, 15 * MINUTE);
-  const secure = ctx.config.baseUrl.startsWith('https://');
-  const cookie = (value: string, maxAge: number) =>
-    `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+  const perEmail = signInLimiter(ctx);
+  const cookie = (value: string, maxAge: number) => sessionCookie(ctx.config.baseUrl, value, maxAge);
 
   return new Elysia({ detail: { tags: ['Sign-in'] } } as never)
     .post(
@@ -150,12 +156,6 @@ export function sessionRoutes(ctx: AppContext) {
       },
       { detail: { summary: 'End the browser session' } },
     )
-    .get('/portal', async ({ request }) => {
-      const principal = await authenticate(ctx, request).catch(() => null);
-      if (principal?.kind !== 'partner') return signedOutPage();
-      const partner = (await findPartner(ctx.sql, principal.partnerId))!;
-      return page('Partner portal', `<h1>Welcome, ${escapeHtml(partner.name)}</h1><p>You are signed in as ${escapeHtml(partner.email)}.</p>`);
-    }, { detail: { hide: true } })
     .get('/admin', async ({ request }) => {
       const principal = await authenticate(ctx, request).catch(() => null);
       if (principal?.kind !== 'admin' || !principal.email) return signedOutPage();
