@@ -43,11 +43,12 @@ export async function signInThroughPortal(svc: TestService, page: Page, email: s
 }
 
 /** The state-changing call the partner's browser would make, posted from inside the page. */
-export function postForm(page: Page, path: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
+/** Answers the status, or 'redirect' for a 3xx (a page's fetch cannot read a redirect's status). */
+export function postForm(page: Page, path: string, fields: Record<string, string>): Promise<{ status: number | 'redirect'; text: string }> {
   return page.evaluate(
     async ({ path, fields }) => {
       const res = await fetch(path, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
-      return { status: res.status, text: await res.text() };
+      return { status: res.type === 'opaqueredirect' ? ('redirect' as const) : res.status, text: await res.text() };
     },
     { path, fields },
   );
