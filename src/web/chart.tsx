@@ -33,8 +33,12 @@ export function LineChart(props: { title: string; days: string[]; series: Series
         <text class="axis" x={W - PAD.right} y={H - 8} text-anchor="end" safe>
           {lastDay}
         </text>
-        {props.series.map((s) => (
-          <polyline class={`line ${s.className}`} points={s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')} />
+        {props.series.map((s, k) => (
+          <g>
+            <polyline class={`line ${s.className}`} points={s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')} />
+            {/* days with activity get a dot, offset per series so equal values stay visible */}
+            {s.values.map((v, i) => (v > 0 ? <circle class={`dot ${s.className}`} cx={x(i) - 4 + 4 * k} cy={y(v)} r={3.5} /> : ''))}
+          </g>
         ))}
       </svg>
       <figcaption>

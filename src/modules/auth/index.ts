@@ -6,6 +6,7 @@ import { PageQuery, paginate, readPage } from '../../lib/http';
 import { createRateLimiter } from '../../lib/ratelimit';
 import { MINUTE } from '../../lib/time';
 import { escapeHtml, page } from '../../web/page';
+import { magicLinkPages } from '../../web/portal';
 import { Email, Name } from '../partners/model';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
 import { authenticate, authPlugin, readCookie } from './plugin';
@@ -118,17 +119,9 @@ export function sessionRoutes(ctx: AppContext) {
         const outcome = await consumeLink(ctx, query.token ?? '');
         switch (outcome.kind) {
           case 'invalid':
-            return page(
-              'Link expired',
-              '<h1>This link has expired or was already used</h1><p>Sign-in links work once and for 15 minutes. Ask for a new one.</p>',
-              400,
-            );
+            return magicLinkPages.expired();
           case 'revoked':
-            return page(
-              'Account suspended',
-              `<h1>Your partner account is suspended</h1>${outcome.reason ? `<p>Reason: ${escapeHtml(outcome.reason)}</p>` : ''}`,
-              403,
-            );
+            return magicLinkPages.revoked(outcome.reason);
           case 'signed-in':
             return new Response(null, {
               status: 302,

@@ -22,6 +22,7 @@ import { render, seeOther } from '../render';
 import { guardPartner, type PartnerPage } from '../session';
 import {
   CommissionsPage,
+  LinkExpiredPage,
   DashboardPage,
   LinksPage,
   PayoutsPage,
@@ -33,6 +34,12 @@ import {
 } from './pages';
 
 const SIGN_IN = '/portal/sign-in';
+
+/** The answers of a magic link that signs no one in (used by /auth/magic). */
+export const magicLinkPages = {
+  expired: () => render(<LinkExpiredPage />, { status: 400 }) as Response,
+  revoked: (reason: string | null) => render(<RevokedPage reason={reason} />, { status: 403 }) as Response,
+};
 const CursorQuery = t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) });
 
 /** Schema problems of a form, as field -> message (the API's own schemas, so the rules stay one). */
@@ -40,9 +47,16 @@ function schemaErrors(schema: Parameters<typeof Value.Errors>[0], value: unknown
   const out: FormErrors = {};
   for (const e of Value.Errors(schema, value)) {
     const field = e.path.replace(/^\//, '') || '_form';
-    out[field] ??= e.schema.format === 'email' ? 'must be an email address' : e.message;
+    out[field] ??= fieldMessage(e.value, e.schema as { format?: string; maxLength?: number });
   }
   return out;
+}
+
+function fieldMessage(value: unknown, schema: { format?: string; maxLength?: number }): string {
+  if (value === undefined || value === '') return 'required';
+  if (schema.format === 'email') return 'must be an email address';
+  if (schema.maxLength !== undefined && typeof value === 'string' && value.length > schema.maxLength) return `at most ${schema.maxLength} characters`;
+  return 'not a valid value';
 }
 
 export function portalRoutes(ctx: AppContext) {

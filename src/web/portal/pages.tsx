@@ -112,6 +112,20 @@ export function RevokedPage(props: { reason: string | null }) {
   );
 }
 
+export function LinkExpiredPage() {
+  return (
+    <Layout title="Link expired">
+      <div class="narrow">
+        <h1>This link has expired or was already used</h1>
+        <p>Sign-in links work once and for 15 minutes.</p>
+        <p>
+          <a href="/portal/sign-in">Ask for a new one</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
 /** A refused form post (CSRF): says what happened, changes nothing. */
 export function RefusedPage(props: { message: string; back: string }) {
   return (
@@ -250,7 +264,7 @@ export function LinksPage(props: {
         <p class="empty">No links yet.</p>
       ) : (
         <div class="table-wrap">
-          <table id="links">
+          <table id="links" class="stack">
             <thead>
               <tr>
                 <th>Link</th>
