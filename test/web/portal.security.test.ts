@@ -1,6 +1,6 @@
 // The partner portal against hostile input and hostile sites: names that are markup, cross-site and
 // token-less form posts, another partner's data, a revoked partner, and self-signup.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
 import { campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
@@ -8,6 +8,9 @@ import { invitePartner, launchBrowser, newPage, postForm, screenshot } from './b
 
 const XSS_NAME = '<script>alert(1)</script>';
 const XSS_CAMPAIGN = '<img src=x onerror=alert(2)>';
+
+// a browser round trip per step; a loaded CI machine is slow, not broken
+setDefaultTimeout(30_000);
 
 let svc: TestService;
 let browser: Browser;
@@ -191,6 +194,30 @@ describe('partner isolation', () => {
     const res = await bob.goto(`${svc.url}/admin`);
     expect(res!.status()).toBe(401);
     expect(await bob.textContent('h1')).toBe('Sign in');
+  });
+});
+
+describe('sign-in form', () => {
+  test('the same answer for known and unknown emails; repeated requests are limited beside the field', async () => {
+    const { context, page } = await newPage(browser);
+    const answers: string[] = [];
+    for (const email of ['bob@example.com', 'nobody@example.com']) {
+      await page.goto(`${svc.url}/portal/sign-in`);
+      await page.fill('input[name=email]', email);
+      await page.click('button[type=submit]');
+      answers.push((await page.textContent('.notice.ok'))!);
+    }
+    expect(answers[0]).toBe(answers[1]!);
+    // five requests per email in 15 minutes (shared with POST /auth/magic-link); bob used one above
+    for (let i = 0; i < 5; i++) {
+      await page.fill('input[name=email]', 'Bob@Example.com');
+      await page.click('button[type=submit]');
+    }
+    expect(await page.textContent('#f-email-error')).toContain('too many requests');
+    expect(await page.getAttribute('#f-email', 'aria-invalid')).toBe('true');
+    const api = await svc.api('POST', '/auth/magic-link', { key: null, body: { email: 'bob@example.com' } });
+    expect(api.status).toBe(429);
+    await context.close();
   });
 });
 

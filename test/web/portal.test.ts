@@ -1,10 +1,13 @@
 // The partner portal in a real browser: invited over the API, signed in by the emailed link, a link
 // with a custom slug, a referred customer's commission, approval and payout, all seen on the pages.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
 import { campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { invitePartner, launchBrowser, newPage, screenshot, signInThroughPortal } from './browser';
+
+// a browser round trip per step; a loaded CI machine is slow, not broken
+setDefaultTimeout(30_000);
 
 let svc: TestService;
 let browser: Browser;

@@ -3,15 +3,13 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { PageQuery, paginate, readPage } from '../../lib/http';
-import { createRateLimiter } from '../../lib/ratelimit';
-import { MINUTE } from '../../lib/time';
 import { escapeHtml, page } from '../../web/page';
 import { magicLinkPages } from '../../web/portal';
 import { Email, Name } from '../partners/model';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
 import { authenticate, authPlugin, readCookie } from './plugin';
 import { SCOPES } from './scopes';
-import { consumeLink, requestMagicLink, signUp } from './service';
+import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
 import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
 
 const publicKey = (k: ApiKeyRecord) => ({
@@ -76,16 +74,6 @@ export function apiKeyRoutes(ctx: AppContext) {
     });
 }
 
-const limiters = new WeakMap<AppContext, ReturnType<typeof createRateLimiter>>();
-
-/** Mail-sending sign-in requests per email, shared by the JSON routes and the web forms. */
-export function signInLimiter(ctx: AppContext) {
-  let limiter = limiters.get(ctx);
-  if (!limiter) limiters.set(ctx, (limiter = createRateLimiter(5, 15 * MINUTE)));
-  return limiter;
-}
-
-export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
 
 /** Browser-facing sign-in routes; not under /v1, their links are in emails. */
 export function sessionRoutes(ctx: AppContext) {

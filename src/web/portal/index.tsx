@@ -5,9 +5,8 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
-import { SENT, signInLimiter } from '../../modules/auth';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
-import { requestMagicLink, signUp, signupOpen } from '../../modules/auth/service';
+import { requestMagicLink, SENT, signInLimiter, signUp, signupOpen } from '../../modules/auth/service';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
 import { listCampaigns } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
@@ -129,9 +128,9 @@ export function portalRoutes(ctx: AppContext) {
           try {
             perEmail(`link:${email.toLowerCase()}`);
           } catch (error) {
-            const problems = formErrors(error, ['email']);
-            if (!problems) throw error;
-            return render(<SignInPage csrf={csrf} email={email} errors={problems} signupOpen={open} />, { status: 429 });
+            if (!(error instanceof AppError)) throw error;
+            // the limit is per email: say so beside the email field
+            return render(<SignInPage csrf={csrf} email={email} errors={{ email: error.message }} signupOpen={open} />, { status: error.status });
           }
           await requestMagicLink(ctx, email);
           return render(<SignInPage csrf={csrf} sent={SENT.message} signupOpen={open} />);

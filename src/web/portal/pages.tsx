@@ -2,7 +2,6 @@
 import type { Children } from '@kitajs/html';
 import type { Commission } from '../../modules/commissions/service';
 import type { Link } from '../../modules/links/service';
-import type { Partner } from '../../modules/partners/service';
 import type { PayoutView } from '../../modules/payouts/service';
 import type { CommissionTotal, DailyActivity } from '../../modules/reports/service';
 import { LineChart } from '../chart';
@@ -402,4 +401,3 @@ export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; n
   );
 }
 
-export type { Partner };
