@@ -15,7 +15,7 @@ import { createLink, listLinks } from '../../modules/links/service';
 import { Email, Name } from '../../modules/partners/model';
 import { listPayouts } from '../../modules/payouts/service';
 import { clickCount, commissionTotals, dailyActivity } from '../../modules/reports/service';
-import { anonSecret, csrfToken, refuseBadToken } from '../csrf';
+import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { formErrors, formFields, type FormErrors } from '../forms';
 import { render, seeOther } from '../render';
 import { guardPartner, type PartnerPage } from '../session';
@@ -87,7 +87,7 @@ export function portalRoutes(ctx: AppContext) {
   /** A signed-out form (sign-in, sign-up): same origin and the pre-session cookie's token. */
   function anonForm(request: Request, body: unknown, back: string, act: (form: Record<string, string>, csrf: string) => Promise<Response>) {
     const form = formFields(body);
-    const secret = readCookie(request, 'partnerd_csrf');
+    const secret = readCookie(request, ANON_COOKIE);
     try {
       refuseCrossSite(ctx, request);
       refuseBadToken(secret, form);
