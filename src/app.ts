@@ -20,6 +20,7 @@ import { payoutRoutes } from './modules/payouts';
 import { settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
 import { webhookRoutes } from './modules/webhooks';
+import { webRoutes } from './web';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -63,6 +64,8 @@ export function createApp(ctx: AppContext) {
     )
     .use(systemRoutes(ctx))
     .use(sessionRoutes(ctx))
+    // server-rendered pages and their assets (/portal, /assets)
+    .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth
     .use(redirectRoutes(ctx))
     .use(api())

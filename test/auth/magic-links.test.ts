@@ -21,7 +21,7 @@ async function follow(link: string) {
 }
 
 async function portal(cookie: string | null) {
-  const res = await fetch(`${svc.url}/portal`, { headers: cookie ? { cookie } : {} });
+  const res = await fetch(`${svc.url}/portal`, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
   return { status: res.status, html: await res.text() };
 }
 
@@ -172,7 +172,10 @@ describe('revoking ends access at once', () => {
     expect((await fetch(`${svc.url}/partners/${id}`, { headers: { cookie: cookie! } })).status).toBe(200);
 
     await svc.api('POST', `/partners/${id}/revoke`, { body: { reason: 'x' } });
-    expect((await portal(cookie)).status).toBe(401);
+    // the portal shows the revoke reason and nothing else (test/web has the browser view)
+    const revoked = await portal(cookie);
+    expect(revoked.status).toBe(403);
+    expect(revoked.html).toContain('Reason: <span class="reason">x</span>');
     expect((await fetch(`${svc.url}/partners/${id}`, { headers: { cookie: cookie! } })).status).toBe(401);
     const [row] = await svc.sql`select count(*)::int as n from sessions where partner_id = ${id} and revoked_at is null`;
     expect(row!.n).toBe(0);
@@ -181,7 +184,7 @@ describe('revoking ends access at once', () => {
     const session = await follow(other.link);
     const out = await fetch(`${svc.url}/auth/logout`, { method: 'POST', headers: { cookie: session.cookie! } });
     expect(out.status).toBe(200);
-    expect((await portal(session.cookie)).status).toBe(401);
+    expect((await portal(session.cookie)).status).toBe(303); // to the sign-in page
   });
 
   test('POST revoke keeps partner keys, DELETE revokes them', async () => {

@@ -3,16 +3,14 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { PageQuery, paginate, readPage } from '../../lib/http';
-import { createRateLimiter } from '../../lib/ratelimit';
-import { MINUTE } from '../../lib/time';
 import { escapeHtml, page } from '../../web/page';
+import { magicLinkPages } from '../../web/portal';
 import { Email, Name } from '../partners/model';
-import { findPartner } from '../partners/service';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
 import { authenticate, authPlugin, readCookie } from './plugin';
 import { SCOPES } from './scopes';
-import { consumeLink, requestMagicLink, signUp } from './service';
-import { endSession, SESSION_COOKIE } from './sessions';
+import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
+import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
 
 const publicKey = (k: ApiKeyRecord) => ({
   id: k.id,
@@ -76,14 +74,11 @@ export function apiKeyRoutes(ctx: AppContext) {
     });
 }
 
-const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
 
 /** Browser-facing sign-in routes; not under /v1, their links are in emails. */
 export function sessionRoutes(ctx: AppContext) {
-  const perEmail = createRateLimiter(5, 15 * MINUTE);
-  const secure = ctx.config.baseUrl.startsWith('https://');
-  const cookie = (value: string, maxAge: number) =>
-    `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+  const perEmail = signInLimiter(ctx);
+  const cookie = (value: string, maxAge: number) => sessionCookie(ctx.config.baseUrl, value, maxAge);
 
   return new Elysia({ detail: { tags: ['Sign-in'] } } as never)
     .post(
@@ -112,17 +107,9 @@ export function sessionRoutes(ctx: AppContext) {
         const outcome = await consumeLink(ctx, query.token ?? '');
         switch (outcome.kind) {
           case 'invalid':
-            return page(
-              'Link expired',
-              '<h1>This link has expired or was already used</h1><p>Sign-in links work once and for 15 minutes. Ask for a new one.</p>',
-              400,
-            );
+            return magicLinkPages.expired();
           case 'revoked':
-            return page(
-              'Account suspended',
-              `<h1>Your partner account is suspended</h1>${outcome.reason ? `<p>Reason: ${escapeHtml(outcome.reason)}</p>` : ''}`,
-              403,
-            );
+            return magicLinkPages.revoked(outcome.reason);
           case 'signed-in':
             return new Response(null, {
               status: 302,
@@ -150,12 +137,6 @@ export function sessionRoutes(ctx: AppContext) {
       },
       { detail: { summary: 'End the browser session' } },
     )
-    .get('/portal', async ({ request }) => {
-      const principal = await authenticate(ctx, request).catch(() => null);
-      if (principal?.kind !== 'partner') return signedOutPage();
-      const partner = (await findPartner(ctx.sql, principal.partnerId))!;
-      return page('Partner portal', `<h1>Welcome, ${escapeHtml(partner.name)}</h1><p>You are signed in as ${escapeHtml(partner.email)}.</p>`);
-    }, { detail: { hide: true } })
     .get('/admin', async ({ request }) => {
       const principal = await authenticate(ctx, request).catch(() => null);
       if (principal?.kind !== 'admin' || !principal.email) return signedOutPage();

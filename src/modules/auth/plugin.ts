@@ -89,7 +89,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 // Cookies ride along on cross-site requests; a state change made with a session must come from
 // our own origin. Browsers always send Origin (or Sec-Fetch-Site) on such requests.
-function refuseCrossSite(ctx: AppContext, request: Request): void {
+export function refuseCrossSite(ctx: AppContext, request: Request): void {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');

@@ -7,6 +7,12 @@ import type { Principal } from './scopes';
 export const SESSION_COOKIE = 'partnerd_session';
 export const SESSION_TTL_MS = 30 * DAY;
 
+/** The Set-Cookie value of the session cookie; an empty value with maxAge 0 clears it. */
+export function sessionCookie(baseUrl: string, value: string, maxAgeSeconds: number): string {
+  const secure = baseUrl.startsWith('https://');
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
+}
+
 export type SessionOwner = { kind: 'partner'; partnerId: string } | { kind: 'admin'; email: string };
 
 /** Opens a session; answers the cookie value. */

@@ -1,0 +1,27 @@
+// The web face of Partnerd: the shared assets and the server-rendered pages (see docs/web.md).
+import { readFileSync } from 'node:fs';
+import { Elysia } from 'elysia';
+import type { AppContext } from '../context';
+import { portalRoutes } from './portal';
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
+  'copy.js': { file: 'assets/copy.js', type: 'text/javascript; charset=utf-8' },
+};
+
+/** Static files, read once; the names are few and fixed, so no request path ever reaches the disk. */
+const assets = new Map(
+  Object.entries(ASSETS).map(([name, { file, type }]) => [name, { body: readFileSync(new URL(file, import.meta.url), 'utf8'), type }]),
+);
+
+export function webRoutes(ctx: AppContext) {
+  return new Elysia({ detail: { hide: true } } as never)
+    .get('/assets/:name', ({ params }) => {
+      const asset = assets.get(params.name);
+      if (!asset) return new Response('not found', { status: 404 });
+      return new Response(asset.body, {
+        headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
+      });
+    })
+    .use(portalRoutes(ctx));
+}

@@ -1,0 +1,74 @@
+// The page shell every web page shares: head, one stylesheet, header with navigation, main.
+import type { Children } from '@kitajs/html';
+
+export type NavItem = { href: string; label: string };
+
+export function Layout(props: {
+  title: string;
+  /** Who is signed in, shown in the header; absent on signed-out pages. */
+  who?: string;
+  nav?: NavItem[];
+  current?: string;
+  /** The sign-out form (posts with a CSRF token); absent on signed-out pages. */
+  signOut?: { action: string; csrf: string };
+  scripts?: string[];
+  children?: Children;
+}): JSX.Element {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title safe>{`${props.title} · Partnerd`}</title>
+        <link rel="stylesheet" href="/assets/style.css" />
+        {(props.scripts ?? []).map((src) => (
+          <script src={src} defer></script>
+        ))}
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="top">
+          <span class="brand">Partnerd</span>
+          {!!props.nav && (
+            <nav aria-label="Main">
+              <ul>
+                {props.nav.map((item) => (
+                  <li>
+                    <a href={item.href} aria-current={item.href === props.current ? 'page' : undefined} safe>
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          {props.who !== undefined && (
+            <span class="who" safe>
+              {props.who}
+            </span>
+          )}
+          {!!props.signOut && (
+            <form method="post" action={props.signOut.action} class="inline">
+              <input type="hidden" name="_csrf" value={props.signOut.csrf} />
+              <button type="submit" class="link">
+                Sign out
+              </button>
+            </form>
+          )}
+        </header>
+        <main id="main">{props.children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** A notice above a page's content (after a redirect, or a refused form). */
+export function Notice(props: { kind: 'ok' | 'error'; text: string }): JSX.Element {
+  return (
+    <p class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'} safe>
+      {props.text}
+    </p>
+  );
+}

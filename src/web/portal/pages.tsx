@@ -1,0 +1,403 @@
+// The partner portal's pages: views only; the routes in ./index.tsx load the data from the services.
+import type { Children } from '@kitajs/html';
+import type { Commission } from '../../modules/commissions/service';
+import type { Link } from '../../modules/links/service';
+import type { PayoutView } from '../../modules/payouts/service';
+import type { CommissionTotal, DailyActivity } from '../../modules/reports/service';
+import { LineChart } from '../chart';
+import { CsrfInput, Field, SelectField, type FormErrors } from '../forms';
+import { Layout, Notice, type NavItem } from '../layout';
+import type { PartnerPage } from '../session';
+
+const NAV: NavItem[] = [
+  { href: '/portal', label: 'Dashboard' },
+  { href: '/portal/links', label: 'Links' },
+  { href: '/portal/commissions', label: 'Commissions' },
+  { href: '/portal/payouts', label: 'Payouts' },
+];
+
+function PortalLayout(props: { page: PartnerPage; title: string; current: string; scripts?: string[]; children?: Children }) {
+  return (
+    <Layout
+      title={props.title}
+      who={`${props.page.partner.name} (${props.page.partner.email})`}
+      nav={NAV}
+      current={props.current}
+      signOut={{ action: '/portal/sign-out', csrf: props.page.csrf }}
+      scripts={props.scripts}
+    >
+      {props.children}
+    </Layout>
+  );
+}
+
+const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+
+// ---------------------------------------------------------------------------------------------
+// Signed out
+
+export function SignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string; signupOpen: boolean }) {
+  return (
+    <Layout title="Sign in">
+      <div class="narrow">
+        <h1>Partner sign-in</h1>
+        {!!props.sent && <Notice kind="ok" text={props.sent} />}
+        {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
+        <p>Enter your email and we will send you a sign-in link.</p>
+        <form method="post" action="/portal/sign-in" novalidate>
+          <CsrfInput token={props.csrf} />
+          <Field name="email" label="Email" type="email" value={props.email} error={props.errors?.email} required autocomplete="email" />
+          <button type="submit">Send sign-in link</button>
+        </form>
+        {!!props.signupOpen && (
+          <p>
+            New here? <a href="/portal/sign-up">Become a partner</a>.
+          </p>
+        )}
+      </div>
+    </Layout>
+  );
+}
+
+export function SignUpPage(props: { csrf: string; values?: { email?: string; name?: string }; errors?: FormErrors; sent?: string }) {
+  return (
+    <Layout title="Become a partner">
+      <div class="narrow">
+        <h1>Become a partner</h1>
+        {!!props.sent && <Notice kind="ok" text={props.sent} />}
+        {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
+        <form method="post" action="/portal/sign-up" novalidate>
+          <CsrfInput token={props.csrf} />
+          <Field name="name" label="Name" value={props.values?.name} error={props.errors?.name} required autocomplete="name" />
+          <Field name="email" label="Email" type="email" value={props.values?.email} error={props.errors?.email} required autocomplete="email" />
+          <button type="submit">Sign up</button>
+        </form>
+        <p>
+          Already a partner? <a href="/portal/sign-in">Sign in</a>.
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+export function SignupClosedPage() {
+  return (
+    <Layout title="Signup closed">
+      <div class="narrow">
+        <h1>Signup is closed</h1>
+        <p>This partner program takes new partners by invitation only.</p>
+        <p>
+          <a href="/portal/sign-in">Sign in</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+export function RevokedPage(props: { reason: string | null }) {
+  return (
+    <Layout title="Account suspended">
+      <div class="narrow">
+        <h1>Your partner account is suspended</h1>
+        {props.reason ? (
+          <p>
+            Reason: <span class="reason" safe>{props.reason}</span>
+          </p>
+        ) : (
+          <p>No reason was given.</p>
+        )}
+      </div>
+    </Layout>
+  );
+}
+
+export function LinkExpiredPage() {
+  return (
+    <Layout title="Link expired">
+      <div class="narrow">
+        <h1>This link has expired or was already used</h1>
+        <p>Sign-in links work once and for 15 minutes.</p>
+        <p>
+          <a href="/portal/sign-in">Ask for a new one</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+/** A refused form post (CSRF): says what happened, changes nothing. */
+export function RefusedPage(props: { message: string; back: string }) {
+  return (
+    <Layout title="Request refused">
+      <div class="narrow">
+        <h1>Request refused</h1>
+        <Notice kind="error" text={props.message} />
+        <p>
+          <a href={props.back}>Go back</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signed in
+
+export function DashboardPage(props: {
+  page: PartnerPage;
+  activity: DailyActivity[];
+  totals: CommissionTotal[];
+  clicksAllTime: number;
+}) {
+  const sum = (k: 'clicks' | 'conversions' | 'commissions') => props.activity.reduce((a, d) => a + d[k], 0);
+  return (
+    <PortalLayout page={props.page} title="Dashboard" current="/portal">
+      <h1>
+        Welcome, <span safe>{props.page.partner.name}</span>
+      </h1>
+      <ul class="cards">
+        <li>
+          <span class="value">{sum('clicks')}</span>
+          <span class="label">Clicks, last 30 days</span>
+        </li>
+        <li>
+          <span class="value">{sum('conversions')}</span>
+          <span class="label">Conversions, last 30 days</span>
+        </li>
+        <li>
+          <span class="value">{sum('commissions')}</span>
+          <span class="label">Commissions, last 30 days</span>
+        </li>
+        <li>
+          <span class="value">{props.clicksAllTime}</span>
+          <span class="label">Clicks, all time</span>
+        </li>
+      </ul>
+      <LineChart
+        title="Clicks, conversions and commissions per day"
+        days={props.activity.map((d) => d.day)}
+        series={[
+          { label: 'Clicks', className: 's1', values: props.activity.map((d) => d.clicks) },
+          { label: 'Conversions', className: 's2', values: props.activity.map((d) => d.conversions) },
+          { label: 'Commissions', className: 's3', values: props.activity.map((d) => d.commissions) },
+        ]}
+      />
+      <h2>Commission totals</h2>
+      {props.totals.length === 0 ? (
+        <p class="empty">No commissions yet. Share your links to earn some.</p>
+      ) : (
+        <div class="table-wrap">
+          <table id="totals">
+            <thead>
+              <tr>
+                <th>Status</th>
+                <th>Currency</th>
+                <th class="num">Count</th>
+                <th class="num">Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.totals.map((t) => (
+                <tr>
+                  <td>
+                    <span class={`status ${t.status}`} safe>
+                      {t.status}
+                    </span>
+                  </td>
+                  <td safe>{t.currency}</td>
+                  <td class="num">{t.count}</td>
+                  <td class="num" safe>
+                    {t.amount}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </PortalLayout>
+  );
+}
+
+export function LinksPage(props: {
+  page: PartnerPage;
+  links: Link[];
+  campaigns: { id: string; name: string }[];
+  nextCursor: string | null;
+  values?: { campaignId?: string; slug?: string };
+  errors?: FormErrors;
+  created?: string;
+}) {
+  const names = new Map(props.campaigns.map((c) => [c.id, c.name]));
+  return (
+    <PortalLayout page={props.page} title="Links" current="/portal/links" scripts={['/assets/copy.js']}>
+      <h1>Your links</h1>
+      {!!props.created && <Notice kind="ok" text={`Link created: ${props.created}`} />}
+      <h2>New link</h2>
+      {props.campaigns.length === 0 ? (
+        <p class="empty">You hold no active campaign yet, so you cannot create links.</p>
+      ) : (
+        <form method="post" action="/portal/links" novalidate>
+          <CsrfInput token={props.page.csrf} />
+          {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
+          <SelectField
+            name="campaignId"
+            label="Campaign"
+            value={props.values?.campaignId}
+            error={props.errors?.campaignId}
+            options={props.campaigns.map((c) => ({ value: c.id, label: c.name }))}
+          />
+          <Field
+            name="slug"
+            label="Custom slug (optional)"
+            hint="3-64 letters, digits, _ or -. Leave empty for a random one."
+            value={props.values?.slug}
+            error={props.errors?.slug}
+            autocomplete="off"
+          />
+          <button type="submit">Create link</button>
+        </form>
+      )}
+      <h2>All links</h2>
+      {props.links.length === 0 ? (
+        <p class="empty">No links yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table id="links" class="stack">
+            <thead>
+              <tr>
+                <th>Link</th>
+                <th>Campaign</th>
+                <th>Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.links.map((l) => (
+                <tr data-slug={l.slug}>
+                  <td>
+                    <div class="copy">
+                      <label class="skip" for={`url-${l.id}`}>
+                        Link address
+                      </label>
+                      <input id={`url-${l.id}`} value={l.url} readonly />
+                      <button type="button" class="secondary" data-copy={`#url-${l.id}`}>
+                        Copy
+                      </button>
+                    </div>
+                  </td>
+                  <td safe>{names.get(l.campaignId) ?? l.campaignId}</td>
+                  <td safe>{day(l.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {!!props.nextCursor && (
+        <p>
+          <a href={`/portal/links?cursor=${encodeURIComponent(props.nextCursor)}`}>Older links</a>
+        </p>
+      )}
+    </PortalLayout>
+  );
+}
+
+export function CommissionsPage(props: { page: PartnerPage; commissions: Commission[]; nextCursor: string | null }) {
+  return (
+    <PortalLayout page={props.page} title="Commissions" current="/portal/commissions">
+      <h1>Commissions</h1>
+      {props.commissions.length === 0 ? (
+        <p class="empty">No commissions yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table id="commissions">
+            <thead>
+              <tr>
+                <th>Date</th>
+                <th>Event</th>
+                <th class="num">Amount</th>
+                <th>Status</th>
+                <th>Paid</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.commissions.map((c) => (
+                <tr data-id={c.id}>
+                  <td safe>{day(c.createdAt)}</td>
+                  <td safe>{c.eventType}</td>
+                  <td class="num" safe>
+                    {`${c.amount} ${c.currency}`}
+                  </td>
+                  <td>
+                    <span class={`status ${c.status}`}>
+                      {c.status}
+                    </span>
+                    {!!c.reason && (
+                      <small safe>
+                        {` (${c.reason})`}
+                      </small>
+                    )}
+                  </td>
+                  <td safe>{day(c.paidAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {!!props.nextCursor && (
+        <p>
+          <a href={`/portal/commissions?cursor=${encodeURIComponent(props.nextCursor)}`}>Older commissions</a>
+        </p>
+      )}
+    </PortalLayout>
+  );
+}
+
+export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; nextCursor: string | null }) {
+  return (
+    <PortalLayout page={props.page} title="Payouts" current="/portal/payouts">
+      <h1>Payouts</h1>
+      {props.payouts.length === 0 ? (
+        <p class="empty">No payouts yet. Approved commissions are paid out on the next payout run.</p>
+      ) : (
+        <div class="table-wrap">
+          <table id="payouts">
+            <thead>
+              <tr>
+                <th>Date</th>
+                <th class="num">Amount</th>
+                <th class="num">Commissions</th>
+                <th>Status</th>
+                <th>Paid</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.payouts.map((p) => (
+                <tr data-id={p.id}>
+                  <td safe>{day(p.createdAt)}</td>
+                  <td class="num" safe>
+                    {`${p.amount} ${p.currency}`}
+                  </td>
+                  <td class="num">{p.commissionCount}</td>
+                  <td>
+                    <span class={`status ${p.status}`}>
+                      {p.status}
+                    </span>
+                  </td>
+                  <td safe>{day(p.paidAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {!!props.nextCursor && (
+        <p>
+          <a href={`/portal/payouts?cursor=${encodeURIComponent(props.nextCursor)}`}>Older payouts</a>
+        </p>
+      )}
+    </PortalLayout>
+  );
+}
+

@@ -1,0 +1,36 @@
+// Who is behind a page request: the session guard of the partner portal (and later the admin pages).
+import type { AppContext } from '../context';
+import { sha256 } from '../lib/crypto';
+import { readCookie } from '../modules/auth/plugin';
+import { principalForSession, SESSION_COOKIE } from '../modules/auth/sessions';
+import { findPartner, type Partner } from '../modules/partners/service';
+import { csrfToken } from './csrf';
+
+export type PartnerPage = { partner: Partner; csrf: string; sessionToken: string };
+
+export type PartnerGuard =
+  | { kind: 'partner'; page: PartnerPage }
+  | { kind: 'revoked'; reason: string | null }
+  | { kind: 'signed-out' };
+
+/**
+ * A live partner session, or the revoke reason when the session was ended by its partner's
+ * revocation (revoking ends every session), or signed out. Admin sessions are signed out here.
+ */
+export async function guardPartner(ctx: AppContext, request: Request): Promise<PartnerGuard> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token || token.length > 256) return { kind: 'signed-out' };
+  const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
+  if (principal?.kind === 'partner') {
+    const partner = await findPartner(ctx.sql, principal.partnerId);
+    if (partner) return { kind: 'partner', page: { partner, csrf: csrfToken(token), sessionToken: token } };
+  }
+  if (!principal) {
+    const [row] = await ctx.sql`
+      select p.revoke_reason from sessions s join partners p on p.id = s.partner_id
+      where s.id_hash = ${sha256(token)} and s.kind = 'partner' and s.expires_at > now()
+        and p.revoked_at is not null and s.revoked_at >= p.revoked_at`;
+    if (row) return { kind: 'revoked', reason: row.revoke_reason ?? null };
+  }
+  return { kind: 'signed-out' };
+}

@@ -1,0 +1,55 @@
+// One headless Chromium per test file, and the small steps the web tests share.
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestService } from '../support/service';
+
+export const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A fresh browser profile (its own cookies) with one page; phone-sized when asked. */
+export async function newPage(browser: Browser, options: { phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+}
+
+/** Invites a partner over the API (the invite mail carries a magic link); answers its id. */
+export async function invitePartner(svc: TestService, input: { email: string; name: string; campaignIds?: string[] }): Promise<string> {
+  const res = await svc.api('POST', '/v1/partners', { body: { ...input, sendInvite: true } });
+  if (res.status !== 201) throw new Error(`partner: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** Signs a partner in through the portal's own sign-in form and the emailed link. */
+export async function signInThroughPortal(svc: TestService, page: Page, email: string): Promise<void> {
+  const before = svc.mail.messages.length;
+  await page.goto(`${svc.url}/portal/sign-in`);
+  await page.fill('input[name=email]', email);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('.notice.ok');
+  const link = await svc.mail.magicLink(email, (m) => svc.mail.messages.indexOf(m) >= before);
+  await page.goto(link);
+}
+
+/** The state-changing call the partner's browser would make, posted from inside the page. */
+/** Answers the status, or 'redirect' for a 3xx (a page's fetch cannot read a redirect's status). */
+export function postForm(page: Page, path: string, fields: Record<string, string>): Promise<{ status: number | 'redirect'; text: string }> {
+  return page.evaluate(
+    async ({ path, fields }) => {
+      const res = await fetch(path, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+      return { status: res.type === 'opaqueredirect' ? ('redirect' as const) : res.status, text: await res.text() };
+    },
+    { path, fields },
+  );
+}
