@@ -3,11 +3,10 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { PageQuery, paginate, readPage } from '../../lib/http';
-import { escapeHtml, page } from '../../web/page';
 import { magicLinkPages } from '../../web/portal';
 import { Email, Name } from '../partners/model';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
-import { authenticate, authPlugin, readCookie } from './plugin';
+import { authPlugin, readCookie } from './plugin';
 import { SCOPES } from './scopes';
 import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
 import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
@@ -136,20 +135,5 @@ export function sessionRoutes(ctx: AppContext) {
         });
       },
       { detail: { summary: 'End the browser session' } },
-    )
-    .get('/admin', async ({ request }) => {
-      const principal = await authenticate(ctx, request).catch(() => null);
-      if (principal?.kind !== 'admin' || !principal.email) return signedOutPage();
-      return page('Admin', `<h1>Partnerd admin</h1><p>Signed in as ${escapeHtml(principal.email)}.</p>`);
-    }, { detail: { hide: true } });
-}
-
-function signedOutPage(): Response {
-  return page(
-    'Sign in',
-    `<h1>Sign in</h1><p>Enter your email to receive a sign-in link.</p>
-<form id="f"><input type="email" name="email" required autocomplete="email"> <button>Send link</button></form><p id="m" role="status"></p>
-<script>document.getElementById('f').onsubmit=async e=>{e.preventDefault();const r=await fetch('/auth/magic-link',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({email:e.target.email.value})});document.getElementById('m').textContent=(await r.json()).message}</script>`,
-    401,
-  );
+    );
 }
