@@ -21,7 +21,7 @@ let dialogs = 0;
 let malloryId: string;
 
 /** Every admin page a partner must not open (GET). */
-const ADMIN_PAGES = () => ['/admin'];
+const ADMIN_PAGES = () => ['/admin', '/admin/partners', `/admin/partners/${malloryId}`];
 
 beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
@@ -103,5 +103,22 @@ describe('CSRF', () => {
     const res = await postForm(admin, '/admin/sign-out', {});
     expect(res.status).toBe(403);
     expect((await admin.goto(`${svc.url}/admin`))!.status()).toBe(200);
+  });
+});
+
+describe('XSS', () => {
+  test('a partner named <script> renders as text on admin pages', async () => {
+    for (const path of ['/admin/partners', `/admin/partners/${malloryId}`, `/admin/partners?q=${encodeURIComponent('<script>')}`]) {
+      const res = await admin.goto(`${svc.url}${path}`);
+      expect(res!.status()).toBe(200);
+      const raw = await res!.text();
+      expect(raw).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(raw).not.toContain(XSS_NAME);
+      expect(await admin.textContent('main')).toContain(XSS_NAME);
+      await screenshot(admin, `admin-xss${path.replace(/[^a-z0-9]+/gi, '-')}`);
+    }
+    expect(await admin.textContent('h1')).toBe('Partners');
+    expect(await admin.inputValue('input[name=q]')).toBe('<script>');
+    expect(dialogs).toBe(0);
   });
 });

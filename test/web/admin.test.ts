@@ -65,3 +65,77 @@ describe('sign-in and overview', () => {
     await screenshot(page, 'admin-overview');
   });
 });
+
+describe('partners', () => {
+  test('search by email or name', async () => {
+    await page.goto(`${svc.url}/admin/partners`);
+    expect(await page.textContent('#partners')).toContain('Ada Partner');
+    await page.fill('input[name=q]', 'ADA@exam');
+    await page.click('form[role=search] button');
+    expect(await page.locator('#partners tbody tr').count()).toBe(1);
+    await page.fill('input[name=q]', 'nobody-like-this');
+    await page.click('form[role=search] button');
+    expect(await page.locator('#partners').count()).toBe(0);
+    expect(await page.textContent('.empty')).toBe('No partner matches.');
+  });
+
+  test('create with invite: errors beside their fields, then the partner row and the invite mail', async () => {
+    await page.goto(`${svc.url}/admin/partners`);
+    await page.fill('input[name=name]', '');
+    await page.fill('input[name=email]', 'ada@example.com');
+    await page.click('button:has-text("Create partner")');
+    expect(await page.textContent('#f-name-error')).toBe('required');
+    await page.fill('input[name=name]', 'Second Ada');
+    await page.click('button:has-text("Create partner")');
+    expect(await page.textContent('#f-email-error')).toContain('already exists');
+    await screenshot(page, 'admin-partners-errors');
+
+    await page.fill('input[name=email]', 'grace@example.com');
+    await page.fill('input[name=name]', 'Grace');
+    await page.click('button:has-text("Create partner")');
+    expect(await page.textContent('h1')).toBe('Grace');
+    expect(await page.textContent('.notice.ok')).toBe('Partner created.');
+    const [row] = await svc.sql`select id, name, activated_at from partners where email = 'grace@example.com'`;
+    expect(row!.name).toBe('Grace');
+    expect(row!.activated_at).toBeNull();
+    expect(await svc.mail.magicLink('grace@example.com')).toContain('/auth/magic?token=');
+
+    // a pending partner can be invited again
+    const before = svc.mail.messages.length;
+    await page.click('button:has-text("Send the invite again")');
+    expect(await page.textContent('.notice.ok')).toBe('Invite sent.');
+    await svc.mail.magicLink('grace@example.com', (m) => svc.mail.messages.indexOf(m) >= before);
+  });
+
+  test('detail shows links, commissions and payouts; revoke needs a reason; reinstate', async () => {
+    await page.goto(`${svc.url}/admin/partners/${partnerId}`);
+    expect(await page.textContent('h1')).toBe('Ada Partner');
+    expect(await page.locator('#links tbody tr').count()).toBe(1);
+    expect(await page.textContent('#commissions')).toContain('20.00 EUR');
+    expect(await page.textContent('#partner-status')).toBe('pending');
+
+    await page.click('button:has-text("Revoke partner")');
+    expect(await page.textContent('#f-reason-error')).toBe('say why, the partner is shown this reason');
+    expect((await svc.sql`select revoked_at from partners where id = ${partnerId}`)[0]!.revoked_at).toBeNull();
+
+    await page.fill('input[name=reason]', 'Spam traffic');
+    await page.click('button:has-text("Revoke partner")');
+    expect(await page.textContent('#partner-status')).toBe('revoked');
+    expect(await page.textContent('.reason')).toBe('Spam traffic');
+    const [revoked] = await svc.sql`select revoked_at, revoke_reason from partners where id = ${partnerId}`;
+    expect(revoked!.revoked_at).not.toBeNull();
+    expect(revoked!.revoke_reason).toBe('Spam traffic');
+    await screenshot(page, 'admin-partner-revoked');
+
+    await page.click('button:has-text("Reinstate")');
+    expect(await page.textContent('.notice.ok')).toBe('Partner reinstated.');
+    expect((await svc.sql`select revoked_at from partners where id = ${partnerId}`)[0]!.revoked_at).toBeNull();
+    await screenshot(page, 'admin-partner-detail');
+  });
+
+  test('an unknown partner id is a 404 page', async () => {
+    const res = await page.goto(`${svc.url}/admin/partners/ptr_nothing`);
+    expect(res!.status()).toBe(404);
+    expect(await page.textContent('h1')).toBe('No such partner');
+  });
+});

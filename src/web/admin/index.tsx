@@ -14,6 +14,7 @@ import { render, seeOther } from '../render';
 import { guardAdmin } from '../session';
 import { ADMIN_SIGN_IN, adminKit, refused } from './kit';
 import { overviewRoutes } from './overview';
+import { partnerRoutes } from './partners';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -74,5 +75,6 @@ export function adminRoutes(ctx: AppContext) {
         return seeOther(ADMIN_SIGN_IN, { 'set-cookie': sessionCookie(ctx.config.baseUrl, '', 0) });
       }),
     )
-    .use(overviewRoutes(ctx, kit));
+    .use(overviewRoutes(ctx, kit))
+    .use(partnerRoutes(ctx, kit));
 }

@@ -3,6 +3,7 @@
 import type { Children } from '@kitajs/html';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
+import { listCampaigns } from '../../modules/campaigns/service';
 import { refuseCrossSite } from '../../modules/auth/plugin';
 import { refuseBadToken } from '../csrf';
 import { formFields } from '../forms';
@@ -14,7 +15,10 @@ import { guardAdmin, type AdminPage } from '../session';
 export const ADMIN_SIGN_IN = '/admin/sign-in';
 
 /** Every admin section; the shell's navigation. */
-export const ADMIN_NAV: NavItem[] = [{ href: '/admin', label: 'Overview' }];
+export const ADMIN_NAV: NavItem[] = [
+  { href: '/admin', label: 'Overview' },
+  { href: '/admin/partners', label: 'Partners' },
+];
 
 export function AdminLayout(props: { page: AdminPage; title: string; current: string; scripts?: string[]; children?: Children }) {
   return (
@@ -84,3 +88,27 @@ export function refused(error: unknown, back: string): Response | Promise<Respon
 export const adminActor = (page: AdminPage) => `admin:${page.email}`;
 
 export const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+
+/** Campaign id -> name, for the tables' campaign column (a program has a handful of campaigns). */
+export async function campaignNames(ctx: AppContext): Promise<Map<string, string>> {
+  const rows = await listCampaigns(ctx.sql, { limit: 500 });
+  return new Map(rows.map((c) => [c.id, c.name]));
+}
+
+/** A page for an id that names nothing. */
+export function NotFoundPage(props: { page: AdminPage; what: string; back: string }) {
+  return (
+    <AdminLayout page={props.page} title="Not found" current={props.back}>
+      <h1 safe>{`No such ${props.what}`}</h1>
+      <p>
+        <a href={props.back}>Back</a>
+      </p>
+    </AdminLayout>
+  );
+}
+
+/** The confirmation notice after a redirect: fixed texts chosen by key, nothing echoed from the URL. */
+export function Done(props: { texts: Record<string, string>; done?: string }) {
+  const text = props.done ? props.texts[props.done] : undefined;
+  return text ? <Notice kind="ok" text={text} /> : '';
+}
