@@ -139,3 +139,63 @@ describe('partners', () => {
     expect(await page.textContent('h1')).toBe('No such partner');
   });
 });
+
+describe('commissions', () => {
+  let ids: string[];
+  beforeAll(async () => {
+    ids = [await commissionFor(partnerId, 'cust-2', 20000), await commissionFor(partnerId, 'cust-3', 30000)];
+  });
+
+  test('filter by status, partner and campaign; an unknown partner email shows beside its field', async () => {
+    await page.goto(`${svc.url}/admin/commissions`);
+    expect(await page.locator('#commissions tbody tr').count()).toBe(3);
+    await page.selectOption('select[name=status]', 'accrued');
+    await page.fill('input[name=partner]', 'ada@example.com');
+    await page.selectOption('select[name=campaignId]', campaignId);
+    await page.click('button:has-text("Filter")');
+    expect(await page.locator('#commissions tbody tr').count()).toBe(3);
+    await page.selectOption('select[name=status]', 'paid');
+    await page.click('button:has-text("Filter")');
+    expect(await page.textContent('.empty')).toBe('No commission matches.');
+    await page.selectOption('select[name=status]', '');
+    await page.fill('input[name=partner]', 'nobody@example.com');
+    await page.click('button:has-text("Filter")');
+    expect(await page.textContent('#f-partner-error')).toBe('no partner has this email');
+  });
+
+  test('bulk approve the ticked rows', async () => {
+    await page.goto(`${svc.url}/admin/commissions?status=accrued`);
+    for (const id of ids) await page.check(`#commissions tr[data-id="${id}"] input[name=ids]`);
+    await screenshot(page, 'admin-commissions');
+    await page.click('button:has-text("Approve selected")');
+    expect(await page.textContent('.notice.ok')).toBe('Approved 2 commissions.');
+    const rows = await svc.sql`select status from commissions where id = any(${ids})`;
+    expect(rows.map((r) => r.status)).toEqual(['approved', 'approved']);
+    const [t] = await svc.sql`select actor from commission_transitions where commission_id = ${ids[0]!} and to_status = 'approved'`;
+    expect(t!.actor).toBe(`admin:${ADMIN}`);
+    // the filter stayed: only the one still accrued is listed
+    expect(await page.locator('#commissions tbody tr').count()).toBe(1);
+  });
+
+  test('approve one, reverse one with a reason (required, shown beside the field)', async () => {
+    await page.goto(`${svc.url}/admin/commissions?status=accrued`);
+    const [row] = await svc.sql`select id from commissions where status = 'accrued'`;
+    const last = row!.id as string;
+    await page.click(`#commissions tr[data-id="${last}"] button:has-text("Approve")`);
+    expect(await page.textContent('.notice.ok')).toBe('Approved 1 commission.');
+    expect((await svc.sql`select status from commissions where id = ${last}`)[0]!.status).toBe('approved');
+
+    await page.goto(`${svc.url}/admin/commissions`);
+    const tr = `#commissions tr[data-id="${ids[1]}"]`;
+    await page.click(`${tr} button:has-text("Reverse")`);
+    expect(await page.textContent(`#reason-${ids[1]}-error`)).toBe('say why (refund, chargeback, fraud...)');
+    expect((await svc.sql`select status from commissions where id = ${ids[1]!}`)[0]!.status).toBe('approved');
+    await page.fill(`${tr} input[name=reason]`, 'Refunded');
+    await page.click(`${tr} button:has-text("Reverse")`);
+    expect(await page.textContent('.notice.ok')).toBe('Commission reversed.');
+    expect(await page.textContent(tr)).toContain('reversed (Refunded)');
+    const [rev] = await svc.sql`select status, reversal_reason from commissions where id = ${ids[1]!}`;
+    expect(rev).toEqual({ status: 'reversed', reversal_reason: 'Refunded' });
+    await screenshot(page, 'admin-commissions-reversed');
+  });
+});

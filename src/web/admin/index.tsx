@@ -15,6 +15,7 @@ import { guardAdmin } from '../session';
 import { ADMIN_SIGN_IN, adminKit, refused } from './kit';
 import { overviewRoutes } from './overview';
 import { partnerRoutes } from './partners';
+import { commissionRoutes } from './commissions';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -76,5 +77,6 @@ export function adminRoutes(ctx: AppContext) {
       }),
     )
     .use(overviewRoutes(ctx, kit))
-    .use(partnerRoutes(ctx, kit));
+    .use(partnerRoutes(ctx, kit))
+    .use(commissionRoutes(ctx, kit));
 }

@@ -18,6 +18,7 @@ export const ADMIN_SIGN_IN = '/admin/sign-in';
 export const ADMIN_NAV: NavItem[] = [
   { href: '/admin', label: 'Overview' },
   { href: '/admin/partners', label: 'Partners' },
+  { href: '/admin/commissions', label: 'Commissions' },
 ];
 
 export function AdminLayout(props: { page: AdminPage; title: string; current: string; scripts?: string[]; children?: Children }) {

@@ -307,6 +307,9 @@ function PartnerDetailPage(props: {
       <h2>Links</h2>
       {props.links.length === 0 ? <p class="empty">No links yet.</p> : <LinksTable links={props.links} names={names} />}
       <h2>Commissions</h2>
+      <p>
+        <a href={`/admin/commissions?partnerId=${id}`}>Approve or reverse this partner's commissions</a>
+      </p>
       {props.commissions.length === 0 ? (
         <p class="empty">No commissions yet.</p>
       ) : (
