@@ -199,3 +199,35 @@ describe('commissions', () => {
     await screenshot(page, 'admin-commissions-reversed');
   });
 });
+
+describe('payouts', () => {
+  test('run now, mark paid with a reference, and the CSV export', async () => {
+    await page.goto(`${svc.url}/admin/payouts`);
+    expect(await page.textContent('.empty')).toBe('No payouts yet.');
+    await page.click('button:has-text("Run payouts now")');
+    expect(await page.textContent('.notice.ok')).toBe('Payout run finished: 1 payout created.');
+    const [payout] = await svc.sql`select id, status, amount, currency from payouts where partner_id = ${partnerId}`;
+    expect(payout).toMatchObject({ status: 'pending', amount: 6000n, currency: 'EUR' });
+    const tr = `#payouts tr[data-id="${payout!.id}"]`;
+    expect(await page.textContent(tr)).toContain('60.00 EUR');
+    expect(await page.textContent(tr)).toContain('Ada Partner');
+    await screenshot(page, 'admin-payouts');
+
+    await page.fill(`${tr} input[name=reference]`, 'SEPA-2026-11');
+    await page.click(`${tr} button:has-text("Mark paid")`);
+    expect(await page.textContent('.notice.ok')).toBe('Payout marked paid.');
+    const [paid] = await svc.sql`select status, provider_reference, settled_by from payouts where id = ${payout!.id}`;
+    expect(paid).toEqual({ status: 'paid', provider_reference: 'SEPA-2026-11', settled_by: `admin:${ADMIN}` });
+    expect(await page.textContent(tr)).toContain('SEPA-2026-11');
+
+    // the export link opens with the admin's session
+    const href = await page.getAttribute('#csv', 'href');
+    const csv = await page.evaluate(async (path) => (await fetch(path!)).text(), href);
+    expect(csv.split('\n')[0]).toContain('payout_id');
+    expect(csv).toContain(payout!.id);
+
+    // nothing left to pay: the next run says so
+    await page.click('button:has-text("Run payouts now")');
+    expect(await page.textContent('.notice.ok')).toBe('Payout run finished: nothing was due.');
+  });
+});

@@ -16,6 +16,7 @@ import { ADMIN_SIGN_IN, adminKit, refused } from './kit';
 import { overviewRoutes } from './overview';
 import { partnerRoutes } from './partners';
 import { commissionRoutes } from './commissions';
+import { payoutRoutes } from './payouts';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -78,5 +79,6 @@ export function adminRoutes(ctx: AppContext) {
     )
     .use(overviewRoutes(ctx, kit))
     .use(partnerRoutes(ctx, kit))
-    .use(commissionRoutes(ctx, kit));
+    .use(commissionRoutes(ctx, kit))
+    .use(payoutRoutes(ctx, kit));
 }

@@ -19,6 +19,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin', label: 'Overview' },
   { href: '/admin/partners', label: 'Partners' },
   { href: '/admin/commissions', label: 'Commissions' },
+  { href: '/admin/payouts', label: 'Payouts' },
 ];
 
 export function AdminLayout(props: { page: AdminPage; title: string; current: string; scripts?: string[]; children?: Children }) {
