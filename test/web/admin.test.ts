@@ -231,3 +231,66 @@ describe('payouts', () => {
     expect(await page.textContent('.notice.ok')).toBe('Payout run finished: nothing was due.');
   });
 });
+
+describe('campaigns', () => {
+  let id: string;
+
+  test('create with the rule editor: errors beside their fields, then the rules as saved', async () => {
+    await page.goto(`${svc.url}/admin/campaigns`);
+    expect(await page.textContent('#campaigns')).toContain('Pro plan');
+    await page.fill('input[name=name]', 'Enterprise');
+    await page.fill('input[name=destinationUrl]', 'nope');
+    await page.fill('input[name=currency]', 'EUR');
+    await page.fill('input[name=r0_eventType]', 'invoice_paid');
+    await page.fill('input[name=r0_percent]', '150');
+    await page.click('button:has-text("Create campaign")');
+    expect(await page.textContent('#f-destinationUrl-error')).toBe('must be an absolute http or https URL');
+    expect(await page.textContent('#f-r0_percent-error')).toBe('more than 0 and at most 100');
+
+    await page.fill('input[name=destinationUrl]', 'https://app.example.com/enterprise');
+    await page.fill('input[name=r0_percent]', '25');
+    await page.fill('input[name=r0_maxOccurrences]', '12');
+    await page.click('button:has-text("Add another rule")');
+    // a flat rule without an amount: the API's own rule check answers beside the amount field
+    await page.fill('input[name=r1_eventType]', 'seat_added');
+    await page.selectOption('select[name=r1_kind]', 'flat');
+    await page.fill('input[name=r1_durationDays]', '365');
+    await page.fill('textarea[name=r1_match]', 'plan=pro\nannual=true\nseats=3');
+    await page.click('button:has-text("Create campaign")');
+    expect(await page.textContent('#f-r1_amount-error')).toBe('required for flat rules');
+    expect(await svc.sql`select 1 from campaigns where name = 'Enterprise'`).toHaveLength(0);
+    await screenshot(page, 'admin-campaign-errors');
+
+    await page.fill('input[name=r1_amount]', '5');
+    await page.click('button:has-text("Create campaign")');
+    expect(await page.textContent('.notice.ok')).toBe('Campaign created.');
+    const [row] = await svc.sql`select id, currency, destination_url, rules from campaigns where name = 'Enterprise'`;
+    id = row!.id;
+    expect(row!.currency).toBe('EUR');
+    expect(row!.rules).toEqual([
+      { eventType: 'invoice_paid', kind: 'percent', percent: 25, maxOccurrences: 12 },
+      { eventType: 'seat_added', kind: 'flat', amount: '5', durationDays: 365, match: { plan: 'pro', annual: true, seats: 3 } },
+    ]);
+    // the editor shows the saved rules again
+    expect(await page.inputValue('input[name=r1_eventType]')).toBe('seat_added');
+    // (jsonb keeps its own key order)
+    expect((await page.inputValue('textarea[name=r1_match]')).split('\n').sort()).toEqual(['annual=true', 'plan=pro', 'seats=3']);
+    await screenshot(page, 'admin-campaign');
+  });
+
+  test('edit: remove a rule and save; archive and unarchive', async () => {
+    await page.goto(`${svc.url}/admin/campaigns/${id}`);
+    await page.check('input[name=r0_remove]');
+    await page.click('button:has-text("Save campaign")');
+    expect(await page.textContent('.notice.ok')).toBe('Campaign saved.');
+    const [row] = await svc.sql`select rules from campaigns where id = ${id}`;
+    expect(row!.rules.map((r: { eventType: string }) => r.eventType)).toEqual(['seat_added']);
+
+    await page.click('button:has-text("Archive campaign")');
+    expect(await page.textContent('#campaign-status')).toBe('archived');
+    expect((await svc.sql`select archived_at from campaigns where id = ${id}`)[0]!.archived_at).not.toBeNull();
+    await page.click('button:has-text("Unarchive campaign")');
+    expect(await page.textContent('#campaign-status')).toBe('live');
+    expect((await svc.sql`select archived_at from campaigns where id = ${id}`)[0]!.archived_at).toBeNull();
+  });
+});

@@ -17,6 +17,7 @@ import { overviewRoutes } from './overview';
 import { partnerRoutes } from './partners';
 import { commissionRoutes } from './commissions';
 import { payoutRoutes } from './payouts';
+import { campaignRoutes } from './campaigns';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -80,5 +81,6 @@ export function adminRoutes(ctx: AppContext) {
     .use(overviewRoutes(ctx, kit))
     .use(partnerRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
-    .use(payoutRoutes(ctx, kit));
+    .use(payoutRoutes(ctx, kit))
+    .use(campaignRoutes(ctx, kit));
 }

@@ -20,6 +20,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/partners', label: 'Partners' },
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/payouts', label: 'Payouts' },
+  { href: '/admin/campaigns', label: 'Campaigns' },
 ];
 
 export function AdminLayout(props: { page: AdminPage; title: string; current: string; scripts?: string[]; children?: Children }) {
