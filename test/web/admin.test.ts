@@ -294,3 +294,30 @@ describe('campaigns', () => {
     expect((await svc.sql`select archived_at from campaigns where id = ${id}`)[0]!.archived_at).toBeNull();
   });
 });
+
+describe('settings', () => {
+  test('attribution model and window, signup open or closed', async () => {
+    await page.goto(`${svc.url}/admin/settings`);
+    await page.selectOption('select[name=attributionModel]', 'linear');
+    await page.fill('input[name=attributionWindowDays]', '0');
+    await page.selectOption('select[name=partnerSignup]', 'open');
+    await page.click('button:has-text("Save settings")');
+    expect(await page.textContent('#f-attributionWindowDays-error')).toBe('a whole number of days, 1 to 3650');
+    expect((await svc.sql`select attribution_model from settings`)[0]!.attribution_model).toBe('last_click');
+    // the form keeps what was typed
+    expect(await page.inputValue('select[name=attributionModel]')).toBe('linear');
+
+    await page.fill('input[name=attributionWindowDays]', '45');
+    await page.click('button:has-text("Save settings")');
+    expect(await page.textContent('.notice.ok')).toContain('Settings saved.');
+    const [row] = await svc.sql`select attribution_model, attribution_window_days, partner_signup from settings`;
+    expect(row).toEqual({ attribution_model: 'linear', attribution_window_days: 45, partner_signup: 'open' });
+    expect((await fetch(`${svc.url}/portal/sign-up`)).status).toBe(200);
+    await screenshot(page, 'admin-settings');
+
+    await page.selectOption('select[name=partnerSignup]', 'closed');
+    await page.click('button:has-text("Save settings")');
+    expect((await svc.sql`select partner_signup from settings`)[0]!.partner_signup).toBe('closed');
+    expect((await fetch(`${svc.url}/portal/sign-up`)).status).toBe(404);
+  });
+});

@@ -18,6 +18,7 @@ import { partnerRoutes } from './partners';
 import { commissionRoutes } from './commissions';
 import { payoutRoutes } from './payouts';
 import { campaignRoutes } from './campaigns';
+import { settingsRoutes } from './settings';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -82,5 +83,6 @@ export function adminRoutes(ctx: AppContext) {
     .use(partnerRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))
-    .use(campaignRoutes(ctx, kit));
+    .use(campaignRoutes(ctx, kit))
+    .use(settingsRoutes(ctx, kit));
 }

@@ -21,6 +21,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/payouts', label: 'Payouts' },
   { href: '/admin/campaigns', label: 'Campaigns' },
+  { href: '/admin/settings', label: 'Settings' },
 ];
 
 export function AdminLayout(props: { page: AdminPage; title: string; current: string; scripts?: string[]; children?: Children }) {
