@@ -111,6 +111,13 @@ export function formFields(body: unknown): Record<string, string> {
   return out;
 }
 
+/** The values of a repeated field (ticked checkboxes of one name): one value or several. */
+export function formList(body: unknown, name: string, maxLength = 64): string[] {
+  const raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return [...new Set(list.filter((v): v is string => typeof v === 'string' && v.length <= maxLength))];
+}
+
 /** Schema problems of a form, as field -> message (the API's own schemas, so the rules stay one). */
 export function schemaErrors(schema: Parameters<typeof Value.Errors>[0], value: unknown): FormErrors {
   const out: FormErrors = {};

@@ -21,7 +21,7 @@ let dialogs = 0;
 let malloryId: string;
 
 /** Every admin page a partner must not open (GET). */
-const ADMIN_PAGES = () => ['/admin', '/admin/partners', `/admin/partners/${malloryId}`, '/admin/commissions', '/admin/payouts', '/admin/campaigns', '/admin/settings'];
+const ADMIN_PAGES = () => ['/admin', '/admin/partners', `/admin/partners/${malloryId}`, '/admin/commissions', '/admin/payouts', '/admin/campaigns', '/admin/settings', '/admin/webhooks', '/admin/api-keys'];
 
 beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);

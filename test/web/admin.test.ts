@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, Page } from 'playwright-core';
 import { campaign, click, identify } from '../support/chain';
 import { startService, type TestService } from '../support/service';
+import { LOCAL_RECEIVERS } from '../support/webhooks';
 import { invitePartner, launchBrowser, newPage, screenshot } from './browser';
 
 // a browser round trip per step; a loaded CI machine is slow, not broken
@@ -27,7 +28,7 @@ async function commissionFor(partner: string, userId: string, amount = 10000): P
 }
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
+  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN, ...LOCAL_RECEIVERS }), launchBrowser()]);
   campaignId = await campaign(svc, { name: 'Pro plan', currency: 'EUR', rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] });
   partnerId = await invitePartner(svc, { email: 'ada@example.com', name: 'Ada Partner', campaignIds: [campaignId] });
   await commissionFor(partnerId, 'cust-1');
@@ -319,5 +320,103 @@ describe('settings', () => {
     await page.click('button:has-text("Save settings")');
     expect((await svc.sql`select partner_signup from settings`)[0]!.partner_signup).toBe('closed');
     expect((await fetch(`${svc.url}/portal/sign-up`)).status).toBe(404);
+  });
+});
+
+describe('webhooks', () => {
+  let receiver: ReturnType<typeof Bun.serve>;
+  const received: { headers: Headers; body: string }[] = [];
+  let answer = 500;
+  beforeAll(() => {
+    receiver = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      async fetch(req) {
+        received.push({ headers: req.headers, body: await req.text() });
+        return new Response(answer === 200 ? 'thanks' : 'receiver <b>down</b>', { status: answer });
+      },
+    });
+  });
+  afterAll(() => receiver?.stop(true));
+
+  test('create: errors beside their fields, then the secret shown once', async () => {
+    await page.goto(`${svc.url}/admin/webhooks`);
+    await page.fill('input[name=url]', 'ftp://example.com/hook');
+    await page.click('button:has-text("Create endpoint")');
+    expect(await page.textContent('#events-error')).toBe('choose at least one event, or all events');
+    await page.check('input[name=events][value="webhook.test"]');
+    await page.check('input[name=events][value="payout.created"]');
+    await page.click('button:has-text("Create endpoint")');
+    expect(await page.textContent('#f-url-error')).toBeTruthy();
+    expect(await svc.sql`select 1 from webhook_endpoints`).toHaveLength(0);
+
+    await page.fill('input[name=url]', `${receiver.url}hook`);
+    await page.fill('input[name=label]', 'Billing');
+    await page.click('button:has-text("Create endpoint")');
+    const secret = await page.inputValue('#secret');
+    const [row] = await svc.sql`select url, events, label, secret from webhook_endpoints`;
+    expect(row).toEqual({ url: `${receiver.url}hook`, events: ['payout.created', 'webhook.test'].sort(), label: 'Billing', secret });
+    await screenshot(page, 'admin-webhook-created');
+    // shown once: the list drawn again has no secret
+    await page.goto(`${svc.url}/admin/webhooks`);
+    expect(await page.locator('#secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.textContent('#endpoints')).toContain('Billing');
+  });
+
+  test('send test, the delivery log with status and response, retry, pause', async () => {
+    await page.goto(`${svc.url}/admin/webhooks`);
+    await page.click('#endpoints a');
+    await page.click('button:has-text("Send test")');
+    expect(await page.textContent('.notice.ok')).toContain('Test sent');
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0]!.body).event).toBe('webhook.test');
+    const first = page.locator('#deliveries tbody tr').first();
+    expect(await first.textContent()).toContain('failed');
+    expect(await first.textContent()).toContain('500');
+    await first.locator('summary').click();
+    expect(await first.locator('pre.response').textContent()).toBe('receiver <b>down</b>');
+
+    answer = 200;
+    await first.locator('button:has-text("Retry")').click();
+    expect(await page.textContent('.notice.ok')).toContain('Sent again');
+    expect(received).toHaveLength(2);
+    const rows = await svc.sql`select status, attempt, response_status, retry_of from webhook_deliveries order by id`;
+    expect(rows.map((r) => [r.status, r.attempt, r.response_status])).toEqual([
+      ['failed', 1, 500],
+      ['succeeded', 2, 200],
+    ]);
+    expect(await page.locator('#deliveries tbody tr').first().textContent()).toContain('succeeded');
+    await screenshot(page, 'admin-webhook-log');
+
+    await page.click('button:has-text("Pause endpoint")');
+    expect(await page.textContent('#endpoint-status')).toBe('paused');
+    expect((await svc.sql`select active from webhook_endpoints`)[0]!.active).toBe(false);
+  });
+});
+
+describe('API keys', () => {
+  test('create with scopes (shown once, and it works), revoke', async () => {
+    await page.goto(`${svc.url}/admin/api-keys`);
+    await page.fill('input[name=name]', 'Billing backend');
+    await page.click('button:has-text("Create key")');
+    expect(await page.textContent('#scopes-error')).toBe('a scoped key needs at least one scope');
+    await page.check('input[name=scopes][value="events:write"]');
+    await page.check('input[name=scopes][value="partners:read"]');
+    await page.click('button:has-text("Create key")');
+    const key = await page.inputValue('#new-key');
+    expect(key).toMatch(/^sk_/);
+    const [row] = await svc.sql`select id, scopes from api_keys where name = 'Billing backend' and revoked_at is null`;
+    expect(row!.scopes).toEqual(['events:write', 'partners:read']);
+    expect((await svc.api('GET', '/v1/partners', { key })).status).toBe(200);
+    expect((await svc.api('GET', '/v1/campaigns', { key })).status).toBe(403);
+    await screenshot(page, 'admin-api-key-created');
+
+    await page.goto(`${svc.url}/admin/api-keys`);
+    expect(await page.content()).not.toContain(key);
+    await page.click(`#keys tr[data-id="${row!.id}"] button:has-text("Revoke")`);
+    expect(await page.textContent('.notice.ok')).toContain('Key revoked');
+    expect((await svc.sql`select revoked_at from api_keys where id = ${row!.id}`)[0]!.revoked_at).not.toBeNull();
+    expect((await svc.api('GET', '/v1/partners', { key })).status).toBe(401);
   });
 });

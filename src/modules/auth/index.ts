@@ -1,11 +1,10 @@
 // Routes for API keys (admin) and for browser sign-in: magic links, signup, sessions.
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
 import { PageQuery, paginate, readPage } from '../../lib/http';
 import { magicLinkPages } from '../../web/portal';
 import { Email, Name } from '../partners/model';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
+import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
 import { authPlugin, readCookie } from './plugin';
 import { SCOPES } from './scopes';
 import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
@@ -29,16 +28,7 @@ export function apiKeyRoutes(ctx: AppContext) {
       '/api-keys',
       async ({ body, set }) => {
         const kind = body.kind ?? 'scoped';
-        if (kind === 'scoped' && (!body.scopes || body.scopes.length === 0)) {
-          throw new AppError('invalid_body', 'scopes: a scoped key needs at least one scope', [
-            { field: 'scopes', message: 'a scoped key needs at least one scope' },
-          ]);
-        }
-        if (kind === 'publishable' && body.scopes && body.scopes.length > 0) {
-          throw new AppError('invalid_body', 'scopes: publishable keys carry no scopes', [
-            { field: 'scopes', message: 'publishable keys carry no scopes' },
-          ]);
-        }
+        throwIfBadScopes(kind, body.scopes);
         const created = await createApiKey(ctx.sql, { name: body.name, kind, scopes: body.scopes });
         set.status = 201;
         return { id: created.id, name: created.name, kind: created.kind, scopes: created.scopes, createdAt: created.createdAt, key: created.key };

@@ -8,7 +8,7 @@ import { approveCommission, canTransition, reverseCommission } from '../../modul
 import { ReverseBody } from '../../modules/commissions/lifecycle-routes';
 import { COMMISSION_STATUSES, listCommissions, type Commission, type CommissionStatus } from '../../modules/commissions/service';
 import { findPartnerByEmail, partnerNames } from '../../modules/partners/service';
-import { CsrfInput, Field, schemaErrors, SelectField, type FormErrors } from '../forms';
+import { CsrfInput, Field, formList, schemaErrors, SelectField, type FormErrors } from '../forms';
 import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
@@ -38,13 +38,6 @@ function filterQuery(f: Filter): string {
   const q = new URLSearchParams();
   for (const k of ['status', 'partnerId', 'partner', 'campaignId'] as const) if (f[k]) q.set(k, f[k]!);
   return q.toString();
-}
-
-/** The ids of the ticked checkboxes (one value or several). */
-function tickedIds(body: unknown): string[] {
-  const raw = body && typeof body === 'object' ? (body as Record<string, unknown>).ids : undefined;
-  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  return [...new Set(list.filter((v): v is string => typeof v === 'string' && v.length <= 64))];
 }
 
 export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
@@ -111,7 +104,7 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
       ({ request, body, query }) =>
         kit.form(request, body, LIST, async (page) => {
           const filter = readFilter(query);
-          const ids = tickedIds(body);
+          const ids = formList(body, 'ids');
           if (ids.length === 0) return render(await listView(page, filter, { error: 'Tick at least one commission to approve.' }), { status: 400 });
           if (ids.length > MAX_BULK) return render(await listView(page, filter, { error: `At most ${MAX_BULK} at once.` }), { status: 400 });
           let approved = 0;

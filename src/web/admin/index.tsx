@@ -19,6 +19,8 @@ import { commissionRoutes } from './commissions';
 import { payoutRoutes } from './payouts';
 import { campaignRoutes } from './campaigns';
 import { settingsRoutes } from './settings';
+import { webhookRoutes } from './webhooks';
+import { apiKeyRoutes } from './api-keys';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -84,5 +86,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(commissionRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))
     .use(campaignRoutes(ctx, kit))
-    .use(settingsRoutes(ctx, kit));
+    .use(settingsRoutes(ctx, kit))
+    .use(webhookRoutes(ctx, kit))
+    .use(apiKeyRoutes(ctx, kit));
 }

@@ -21,6 +21,8 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/payouts', label: 'Payouts' },
   { href: '/admin/campaigns', label: 'Campaigns' },
+  { href: '/admin/webhooks', label: 'Webhooks' },
+  { href: '/admin/api-keys', label: 'API keys' },
   { href: '/admin/settings', label: 'Settings' },
 ];
 
