@@ -420,3 +420,25 @@ describe('API keys', () => {
     expect((await svc.api('GET', '/v1/partners', { key })).status).toBe(401);
   });
 });
+
+describe('phone and keyboard', () => {
+  test('every admin page fits a phone screen; the skip link and the nav are reachable by keyboard', async () => {
+    const { context, page: phone } = await newPage(browser, { phone: true });
+    await context.addCookies(await page.context().cookies());
+    const [endpoint] = await svc.sql`select id from webhook_endpoints`;
+    for (const path of ['/admin', '/admin/partners', `/admin/partners/${partnerId}`, '/admin/commissions', '/admin/payouts', `/admin/campaigns/${campaignId}`, '/admin/settings', `/admin/webhooks/${endpoint!.id}`, '/admin/api-keys']) {
+      const res = await phone.goto(`${svc.url}${path}`);
+      expect(res!.status()).toBe(200);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect({ path, overflow }).toEqual({ path, overflow: 0 });
+      await screenshot(phone, `admin-phone${path.replace(/[^a-z0-9]+/gi, '-')}`);
+    }
+    await context.close();
+
+    await page.goto(`${svc.url}/admin`);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('/admin');
+  });
+});
