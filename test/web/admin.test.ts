@@ -93,12 +93,16 @@ describe('partners', () => {
 
     await page.fill('input[name=email]', 'grace@example.com');
     await page.fill('input[name=name]', 'Grace');
+    // every live campaign is offered, ticked; this partner gets none
+    expect(await page.isChecked(`input[name=campaignIds][value="${campaignId}"]`)).toBe(true);
+    await page.uncheck(`input[name=campaignIds][value="${campaignId}"]`);
     await page.click('button:has-text("Create partner")');
     expect(await page.textContent('h1')).toBe('Grace');
     expect(await page.textContent('.notice.ok')).toBe('Partner created.');
     const [row] = await svc.sql`select id, name, activated_at from partners where email = 'grace@example.com'`;
     expect(row!.name).toBe('Grace');
     expect(row!.activated_at).toBeNull();
+    expect(await svc.sql`select 1 from partner_campaigns where partner_id = ${row!.id}`).toHaveLength(0);
     expect(await svc.mail.magicLink('grace@example.com')).toContain('/auth/magic?token=');
 
     // a pending partner can be invited again

@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
+import { listCampaigns } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
 import { listLinks } from '../../modules/links/service';
 import { Email, Name } from '../../modules/partners/model';
@@ -17,7 +18,7 @@ import {
   type Partner,
 } from '../../modules/partners/service';
 import { listPayouts } from '../../modules/payouts/service';
-import { CsrfInput, Field, formErrors, schemaErrors, type FormErrors } from '../forms';
+import { CsrfInput, Field, formErrors, formList, schemaErrors, type FormErrors } from '../forms';
 import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
@@ -32,14 +33,28 @@ const DONE = {
   reinstated: 'Partner reinstated.',
 };
 const Params = t.Object({ id: t.String({ maxLength: 64 }) });
+/** The create form as typed; `campaignIds` undefined: the form showed no campaign to choose. */
+type CreateValues = { name: string; email: string; sendInvite: string; campaignIds?: string[] };
 const detailPath = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
 
 export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
-  async function listView(page: AdminPage, input: { q?: string; cursor?: string; values?: Record<string, string>; errors?: FormErrors; done?: string }) {
+  async function listView(page: AdminPage, input: { q?: string; cursor?: string; values?: CreateValues; errors?: FormErrors; done?: string }) {
     const q = (input.q ?? '').trim().slice(0, 254);
     const p = readPage({ cursor: input.cursor }, 'partner');
-    const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...p, search: q || undefined }), p.limit);
-    return (<PartnersPage page={page} partners={items} q={q} nextCursor={nextCursor} values={input.values} errors={input.errors} done={input.done} />) as string;
+    const [rows, campaigns] = await Promise.all([listPartners(ctx.sql, { ...p, search: q || undefined }), listCampaigns(ctx.sql, { limit: 500, archived: false })]);
+    const { items, nextCursor } = paginate(rows, p.limit);
+    return (
+      <PartnersPage
+        page={page}
+        partners={items}
+        q={q}
+        nextCursor={nextCursor}
+        campaigns={campaigns.slice(0, 500).map((c) => ({ id: c.id, name: c.name }))}
+        values={input.values}
+        errors={input.errors}
+        done={input.done}
+      />
+    ) as string;
   }
 
   async function detailView(page: AdminPage, partner: Partner, input: { done?: string; errors?: FormErrors; reason?: string } = {}) {
@@ -91,14 +106,19 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
     )
     .post(LIST, ({ request, body }) =>
       kit.form(request, body, LIST, async (page, form) => {
-        const values = { name: (form.name ?? '').trim(), email: (form.email ?? '').trim(), sendInvite: form.sendInvite === 'on' ? 'on' : '' };
+        const values: CreateValues = {
+          name: (form.name ?? '').trim(),
+          email: (form.email ?? '').trim(),
+          sendInvite: form.sendInvite === 'on' ? 'on' : '',
+          campaignIds: form.campaignsShown === '1' ? formList(body, 'campaignIds') : undefined,
+        };
         const errors = schemaErrors(t.Object({ email: Email, name: Name }), { email: values.email, name: values.name });
         if (Object.keys(errors).length > 0) return render(await listView(page, { values, errors }), { status: 400 });
         try {
-          const partner = await createPartner(ctx, { email: values.email, name: values.name, sendInvite: values.sendInvite === 'on' });
+          const partner = await createPartner(ctx, { email: values.email, name: values.name, sendInvite: values.sendInvite === 'on', campaignIds: values.campaignIds });
           return seeOther(`${detailPath(partner.id)}?done=created`);
         } catch (error) {
-          const problems = formErrors(error, ['email', 'name']);
+          const problems = formErrors(error, ['email', 'name', 'campaignIds']);
           if (!problems) throw error;
           // the one conflict here is an email already taken: say it beside the email field
           if (problems._form && error instanceof AppError && error.code === 'conflict') {
@@ -153,11 +173,14 @@ function PartnersPage(props: {
   partners: Partner[];
   q: string;
   nextCursor: string | null;
-  values?: Record<string, string>;
+  campaigns: { id: string; name: string }[];
+  values?: CreateValues;
   errors?: FormErrors;
   done?: string;
 }) {
   const sendInvite = props.values ? props.values.sendInvite === 'on' : true;
+  // every live campaign is ticked until the admin says otherwise
+  const ticked = new Set(props.values?.campaignIds ?? props.campaigns.map((c) => c.id));
   return (
     <AdminLayout page={props.page} title="Partners" current={LIST}>
       <h1>Partners</h1>
@@ -218,7 +241,22 @@ function PartnersPage(props: {
             <input type="checkbox" name="sendInvite" checked={sendInvite} /> Email an invite (a sign-in link to the portal)
           </label>
         </div>
-        <p class="hint">The partner gets every current campaign.</p>
+        {props.campaigns.length > 0 && (
+          <fieldset class={props.errors?.campaignIds ? 'choices invalid' : 'choices'} aria-describedby={props.errors?.campaignIds ? 'campaignIds-error' : undefined}>
+            <legend>Campaigns the partner may promote</legend>
+            <input type="hidden" name="campaignsShown" value="1" />
+            {props.campaigns.map((c) => (
+              <label class="check">
+                <input type="checkbox" name="campaignIds" value={c.id} checked={ticked.has(c.id)} /> <span safe>{c.name}</span>
+              </label>
+            ))}
+            {!!props.errors?.campaignIds && (
+              <p class="error" id="campaignIds-error" safe>
+                {props.errors.campaignIds}
+              </p>
+            )}
+          </fieldset>
+        )}
         <button type="submit">Create partner</button>
       </form>
     </AdminLayout>
