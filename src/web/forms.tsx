@@ -1,4 +1,5 @@
 // Form helpers: fields that show their validation error beside them, and errors read from AppError.
+import { Value } from '@sinclair/typebox/value';
 import { AppError, type FieldProblem } from '../lib/errors';
 import { CSRF_FIELD } from './csrf';
 
@@ -108,4 +109,28 @@ export function formFields(body: unknown): Record<string, string> {
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (typeof v === 'string') out[k] = v;
   }
   return out;
+}
+
+/** The values of a repeated field (ticked checkboxes of one name): one value or several. */
+export function formList(body: unknown, name: string, maxLength = 64): string[] {
+  const raw = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return [...new Set(list.filter((v): v is string => typeof v === 'string' && v.length <= maxLength))];
+}
+
+/** Schema problems of a form, as field -> message (the API's own schemas, so the rules stay one). */
+export function schemaErrors(schema: Parameters<typeof Value.Errors>[0], value: unknown): FormErrors {
+  const out: FormErrors = {};
+  for (const e of Value.Errors(schema, value)) {
+    const field = e.path.replace(/^\//, '') || '_form';
+    out[field] ??= fieldMessage(e.value, e.schema as { format?: string; maxLength?: number });
+  }
+  return out;
+}
+
+function fieldMessage(value: unknown, schema: { format?: string; maxLength?: number }): string {
+  if (value === undefined || value === '') return 'required';
+  if (schema.format === 'email') return 'must be an email address';
+  if (schema.maxLength !== undefined && typeof value === 'string' && value.length > schema.maxLength) return `at most ${schema.maxLength} characters`;
+  return 'not a valid value';
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
+import { adminRoutes } from './admin';
 import { portalRoutes } from './portal';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
@@ -23,5 +24,6 @@ export function webRoutes(ctx: AppContext) {
         headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
       });
     })
-    .use(portalRoutes(ctx));
+    .use(portalRoutes(ctx))
+    .use(adminRoutes(ctx));
 }

@@ -1,4 +1,4 @@
-// Who is behind a page request: the session guard of the partner portal (and later the admin pages).
+// Who is behind a page request: the session guards of the partner portal and the admin pages.
 import type { AppContext } from '../context';
 import { sha256 } from '../lib/crypto';
 import { readCookie } from '../modules/auth/plugin';
@@ -32,5 +32,24 @@ export async function guardPartner(ctx: AppContext, request: Request): Promise<P
         and p.revoked_at is not null and s.revoked_at >= p.revoked_at`;
     if (row) return { kind: 'revoked', reason: row.revoke_reason ?? null };
   }
+  return { kind: 'signed-out' };
+}
+
+export type AdminPage = { email: string; csrf: string; sessionToken: string };
+
+export type AdminGuard = { kind: 'admin'; page: AdminPage } | { kind: 'partner' } | { kind: 'signed-out' };
+
+/**
+ * A live admin session (kind 'admin', its email still in ADMIN_EMAILS), a partner's session (which
+ * admin pages refuse), or signed out. API keys never open a page: only the session cookie counts.
+ */
+export async function guardAdmin(ctx: AppContext, request: Request): Promise<AdminGuard> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token || token.length > 256) return { kind: 'signed-out' };
+  const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
+  if (principal?.kind === 'admin' && principal.email && ctx.config.adminEmails.includes(principal.email)) {
+    return { kind: 'admin', page: { email: principal.email, csrf: csrfToken(token), sessionToken: token } };
+  }
+  if (principal?.kind === 'partner') return { kind: 'partner' };
   return { kind: 'signed-out' };
 }

@@ -192,8 +192,8 @@ describe('partner isolation', () => {
 
   test('a partner session opens no admin page', async () => {
     const res = await bob.goto(`${svc.url}/admin`);
-    expect(res!.status()).toBe(401);
-    expect(await bob.textContent('h1')).toBe('Sign in');
+    expect(res!.status()).toBe(403);
+    expect(await bob.textContent('h1')).toBe('This page is for administrators');
   });
 });
 

@@ -1,13 +1,11 @@
 // Routes for API keys (admin) and for browser sign-in: magic links, signup, sessions.
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
 import { PageQuery, paginate, readPage } from '../../lib/http';
-import { escapeHtml, page } from '../../web/page';
 import { magicLinkPages } from '../../web/portal';
 import { Email, Name } from '../partners/model';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from './keys';
-import { authenticate, authPlugin, readCookie } from './plugin';
+import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
+import { authPlugin, readCookie } from './plugin';
 import { SCOPES } from './scopes';
 import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
 import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
@@ -30,16 +28,7 @@ export function apiKeyRoutes(ctx: AppContext) {
       '/api-keys',
       async ({ body, set }) => {
         const kind = body.kind ?? 'scoped';
-        if (kind === 'scoped' && (!body.scopes || body.scopes.length === 0)) {
-          throw new AppError('invalid_body', 'scopes: a scoped key needs at least one scope', [
-            { field: 'scopes', message: 'a scoped key needs at least one scope' },
-          ]);
-        }
-        if (kind === 'publishable' && body.scopes && body.scopes.length > 0) {
-          throw new AppError('invalid_body', 'scopes: publishable keys carry no scopes', [
-            { field: 'scopes', message: 'publishable keys carry no scopes' },
-          ]);
-        }
+        throwIfBadScopes(kind, body.scopes);
         const created = await createApiKey(ctx.sql, { name: body.name, kind, scopes: body.scopes });
         set.status = 201;
         return { id: created.id, name: created.name, kind: created.kind, scopes: created.scopes, createdAt: created.createdAt, key: created.key };
@@ -136,20 +125,5 @@ export function sessionRoutes(ctx: AppContext) {
         });
       },
       { detail: { summary: 'End the browser session' } },
-    )
-    .get('/admin', async ({ request }) => {
-      const principal = await authenticate(ctx, request).catch(() => null);
-      if (principal?.kind !== 'admin' || !principal.email) return signedOutPage();
-      return page('Admin', `<h1>Partnerd admin</h1><p>Signed in as ${escapeHtml(principal.email)}.</p>`);
-    }, { detail: { hide: true } });
-}
-
-function signedOutPage(): Response {
-  return page(
-    'Sign in',
-    `<h1>Sign in</h1><p>Enter your email to receive a sign-in link.</p>
-<form id="f"><input type="email" name="email" required autocomplete="email"> <button>Send link</button></form><p id="m" role="status"></p>
-<script>document.getElementById('f').onsubmit=async e=>{e.preventDefault();const r=await fetch('/auth/magic-link',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({email:e.target.email.value})});document.getElementById('m').textContent=(await r.json()).message}</script>`,
-    401,
-  );
+    );
 }

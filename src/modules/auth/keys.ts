@@ -1,7 +1,7 @@
 // API keys: random, shown once, stored as SHA-256 hashes.
 import type { Sql, Tx } from '../../db';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { KEY_PREFIX, type KeyKind, type Principal, type Scope } from './scopes';
@@ -32,6 +32,18 @@ function toRecord(row: Record<string, unknown>): ApiKeyRecord {
 
 export function generateKey(kind: KeyKind): string {
   return KEY_PREFIX[kind] + randomToken(32);
+}
+
+/** A scoped key needs at least one scope; a publishable key carries none. */
+export function throwIfBadScopes(kind: 'scoped' | 'publishable', scopes: Scope[] | undefined): void {
+  if (kind === 'scoped' && (!scopes || scopes.length === 0)) {
+    throw new AppError('invalid_body', 'scopes: a scoped key needs at least one scope', [
+      { field: 'scopes', message: 'a scoped key needs at least one scope' },
+    ]);
+  }
+  if (kind === 'publishable' && scopes && scopes.length > 0) {
+    throw new AppError('invalid_body', 'scopes: publishable keys carry no scopes', [{ field: 'scopes', message: 'publishable keys carry no scopes' }]);
+  }
 }
 
 /** Creates a key; answers the record and the plaintext key, which is never available again. */

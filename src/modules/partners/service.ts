@@ -76,12 +76,15 @@ export async function findPartnerByEmail(sql: Tx, email: string): Promise<Partne
 
 export async function listPartners(
   sql: Sql,
-  filter: { email?: string; limit: number; cursor?: string },
+  filter: { email?: string; search?: string; limit: number; cursor?: string },
 ): Promise<Partner[]> {
+  // `search`: a case-insensitive substring of the email or the name (the admin pages' search box)
+  const like = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await sql`
     ${SELECT_PARTNER(sql)}
     where true
       ${filter.email !== undefined ? sql`and p.email = ${filter.email.toLowerCase()}` : sql``}
+      ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
       ${filter.cursor ? sql`and p.id < ${filter.cursor}` : sql``}
     order by p.id desc
     limit ${filter.limit + 1}`;
@@ -285,4 +288,12 @@ export async function activatePartner(tx: Tx, id: string): Promise<void> {
     name: row.name,
     activatedAt: iso(row.activated_at)!,
   });
+}
+
+/** Names of the given partners, for tables that show many rows of several partners. */
+export async function partnerNames(sql: Sql, ids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await sql`select id, name from partners where id = any(${unique})`;
+  return new Map(rows.map((r) => [r.id as string, r.name as string]));
 }

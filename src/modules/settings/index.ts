@@ -5,7 +5,7 @@ import { authPlugin } from '../auth/plugin';
 import { getSettings, updateSettings } from './service';
 
 // t.Union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value
-const UpdateSettingsBody = t.Object(
+export const UpdateSettingsBody = t.Object(
   {
     attributionModel: t.Optional(t.Union([t.Literal('last_click'), t.Literal('linear'), t.Literal('position')])),
     attributionWindowDays: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })),

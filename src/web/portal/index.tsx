@@ -1,6 +1,5 @@
 // Routes of the partner portal (/portal): sign-in, sign-up, dashboard, links, commissions, payouts.
 // Every page reads the same services as the API; the partner id always comes from the session.
-import { Value } from '@sinclair/typebox/value';
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
@@ -16,7 +15,7 @@ import { Email, Name } from '../../modules/partners/model';
 import { listPayouts } from '../../modules/payouts/service';
 import { clickCount, commissionTotals, dailyActivity } from '../../modules/reports/service';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
-import { formErrors, formFields, type FormErrors } from '../forms';
+import { formErrors, formFields, schemaErrors, type FormErrors } from '../forms';
 import { render, seeOther } from '../render';
 import { guardPartner, type PartnerPage } from '../session';
 import {
@@ -40,23 +39,6 @@ export const magicLinkPages = {
   revoked: (reason: string | null) => render(<RevokedPage reason={reason} />, { status: 403 }) as Response,
 };
 const CursorQuery = t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) });
-
-/** Schema problems of a form, as field -> message (the API's own schemas, so the rules stay one). */
-function schemaErrors(schema: Parameters<typeof Value.Errors>[0], value: unknown): FormErrors {
-  const out: FormErrors = {};
-  for (const e of Value.Errors(schema, value)) {
-    const field = e.path.replace(/^\//, '') || '_form';
-    out[field] ??= fieldMessage(e.value, e.schema as { format?: string; maxLength?: number });
-  }
-  return out;
-}
-
-function fieldMessage(value: unknown, schema: { format?: string; maxLength?: number }): string {
-  if (value === undefined || value === '') return 'required';
-  if (schema.format === 'email') return 'must be an email address';
-  if (schema.maxLength !== undefined && typeof value === 'string' && value.length > schema.maxLength) return `at most ${schema.maxLength} characters`;
-  return 'not a valid value';
-}
 
 export function portalRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');

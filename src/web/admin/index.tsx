@@ -1,0 +1,92 @@
+// Routes of the admin pages (/admin): sign-in by magic link for ADMIN_EMAILS, sign-out, and every
+// section (one file each). Pages read the same services as the API; see docs/web.md.
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
+import { requestMagicLink, SENT, signInLimiter } from '../../modules/auth/service';
+import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
+import { Email } from '../../modules/partners/model';
+import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
+import { CsrfInput, Field, formFields, schemaErrors, type FormErrors } from '../forms';
+import { Layout, Notice } from '../layout';
+import { render, seeOther } from '../render';
+import { guardAdmin } from '../session';
+import { ADMIN_SIGN_IN, adminKit, refused } from './kit';
+import { overviewRoutes } from './overview';
+import { partnerRoutes } from './partners';
+import { commissionRoutes } from './commissions';
+import { payoutRoutes } from './payouts';
+import { campaignRoutes } from './campaigns';
+import { settingsRoutes } from './settings';
+import { webhookRoutes } from './webhooks';
+import { apiKeyRoutes } from './api-keys';
+
+function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
+  return (
+    <Layout title="Admin sign-in">
+      <div class="narrow">
+        <h1>Admin sign-in</h1>
+        {!!props.sent && <Notice kind="ok" text={props.sent} />}
+        {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
+        <p>Enter your admin email and we will send you a sign-in link.</p>
+        <form method="post" action={ADMIN_SIGN_IN} novalidate>
+          <CsrfInput token={props.csrf} />
+          <Field name="email" label="Email" type="email" value={props.email} error={props.errors?.email} required autocomplete="email" />
+          <button type="submit">Send sign-in link</button>
+        </form>
+      </div>
+    </Layout>
+  );
+}
+
+export function adminRoutes(ctx: AppContext) {
+  const secure = ctx.config.baseUrl.startsWith('https://');
+  const perEmail = signInLimiter(ctx);
+  const kit = adminKit(ctx);
+
+  return new Elysia({ detail: { hide: true } } as never)
+    .get(ADMIN_SIGN_IN, async ({ request }) => {
+      if ((await guardAdmin(ctx, request)).kind === 'admin') return seeOther('/admin');
+      const { secret, setCookie } = anonSecret(request, secure);
+      return render(<AdminSignInPage csrf={csrfToken(secret)} />, { headers: setCookie ? { 'set-cookie': setCookie } : {} });
+    })
+    .post(ADMIN_SIGN_IN, async ({ request, body }) => {
+      const form = formFields(body);
+      const secret = readCookie(request, ANON_COOKIE);
+      try {
+        refuseCrossSite(ctx, request);
+        refuseBadToken(secret, form);
+      } catch (error) {
+        return refused(error, ADMIN_SIGN_IN);
+      }
+      const csrf = csrfToken(secret!);
+      const email = (form.email ?? '').trim();
+      const errors = schemaErrors(t.Object({ email: Email }), { email });
+      if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} />, { status: 400 });
+      try {
+        perEmail(`link:${email.toLowerCase()}`);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} />, { status: error.status });
+      }
+      // the same answer for any address: an admin gets a link to /admin, a partner one to /portal
+      await requestMagicLink(ctx, email);
+      return render(<AdminSignInPage csrf={csrf} sent={SENT.message} />);
+    })
+    .post('/admin/sign-out', ({ request, body }) =>
+      kit.form(request, body, '/admin', async () => {
+        const token = readCookie(request, SESSION_COOKIE);
+        if (token) await endSession(ctx.sql, token);
+        return seeOther(ADMIN_SIGN_IN, { 'set-cookie': sessionCookie(ctx.config.baseUrl, '', 0) });
+      }),
+    )
+    .use(overviewRoutes(ctx, kit))
+    .use(partnerRoutes(ctx, kit))
+    .use(commissionRoutes(ctx, kit))
+    .use(payoutRoutes(ctx, kit))
+    .use(campaignRoutes(ctx, kit))
+    .use(settingsRoutes(ctx, kit))
+    .use(webhookRoutes(ctx, kit))
+    .use(apiKeyRoutes(ctx, kit));
+}
