@@ -14,6 +14,7 @@ import {
   type ProgramCounts,
 } from '../../modules/reports/service';
 import { LineChart } from '../chart';
+import { CommissionTotals } from '../totals';
 import { render } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, type AdminKit } from './kit';
@@ -102,38 +103,7 @@ function OverviewPage(props: {
         <p class="empty">No revenue yet: the money chart appears with the first commission.</p>
       )}
       <h2>Commission totals</h2>
-      {props.totals.length === 0 ? (
-        <p class="empty">No commissions yet.</p>
-      ) : (
-        <div class="table-wrap">
-          <table id="totals">
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Currency</th>
-                <th class="num">Count</th>
-                <th class="num">Amount</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.totals.map((t) => (
-                <tr>
-                  <td>
-                    <span class={`status ${t.status}`} safe>
-                      {t.status}
-                    </span>
-                  </td>
-                  <td safe>{t.currency}</td>
-                  <td class="num">{t.count}</td>
-                  <td class="num" safe>
-                    {t.amount}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <CommissionTotals totals={props.totals} empty="No commissions yet." />
     </AdminLayout>
   );
 }

@@ -5,6 +5,7 @@ import type { Link } from '../../modules/links/service';
 import type { PayoutView } from '../../modules/payouts/service';
 import type { CommissionTotal, DailyActivity } from '../../modules/reports/service';
 import { LineChart } from '../chart';
+import { CommissionTotals } from '../totals';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../forms';
 import { Layout, Notice, type NavItem } from '../layout';
 import type { PartnerPage } from '../session';
@@ -183,38 +184,7 @@ export function DashboardPage(props: {
         ]}
       />
       <h2>Commission totals</h2>
-      {props.totals.length === 0 ? (
-        <p class="empty">No commissions yet. Share your links to earn some.</p>
-      ) : (
-        <div class="table-wrap">
-          <table id="totals">
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Currency</th>
-                <th class="num">Count</th>
-                <th class="num">Amount</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.totals.map((t) => (
-                <tr>
-                  <td>
-                    <span class={`status ${t.status}`} safe>
-                      {t.status}
-                    </span>
-                  </td>
-                  <td safe>{t.currency}</td>
-                  <td class="num">{t.count}</td>
-                  <td class="num" safe>
-                    {t.amount}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <CommissionTotals totals={props.totals} empty="No commissions yet. Share your links to earn some." />
     </PortalLayout>
   );
 }
