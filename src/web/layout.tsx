@@ -72,3 +72,21 @@ export function Notice(props: { kind: 'ok' | 'error'; text: string }): JSX.Eleme
     </p>
   );
 }
+
+/** The date part ("2026-11-21") of an ISO timestamp; empty for none. */
+export const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+
+/** The link to a list's next page, keeping its filters; nothing on the last page. */
+export function OlderLink(props: { path: string; cursor: string | null; label: string; query?: Record<string, string | undefined> }): JSX.Element {
+  if (!props.cursor) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(props.query ?? {})) if (value) params.set(key, value);
+  params.set('cursor', props.cursor);
+  return (
+    <p>
+      <a href={`${props.path}?${params}`} safe>
+        {props.label}
+      </a>
+    </p>
+  );
+}

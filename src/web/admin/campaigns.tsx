@@ -10,7 +10,7 @@ import { CreateCampaignBody } from '../../modules/campaigns/model';
 import { Rule as RuleSchema, type Rule } from '../../modules/campaigns/rules';
 import { createCampaign, destinationProblem, findCampaign, listCampaigns, updateCampaign, type Campaign } from '../../modules/campaigns/service';
 import { CsrfInput, Field, schemaErrors, SelectField, type FormErrors } from '../forms';
-import { Notice } from '../layout';
+import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
@@ -281,11 +281,7 @@ function CampaignsPage(props: { page: AdminPage; campaigns: Campaign[]; nextCurs
           </table>
         </div>
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`${LIST}?cursor=${encodeURIComponent(props.nextCursor)}`}>Older campaigns</a>
-        </p>
-      )}
+      <OlderLink path={LIST} cursor={props.nextCursor} label="Older campaigns" />
       <h2 id="new">New campaign</h2>
       <CampaignForm page={props.page} action={LIST} values={values} errors={props.errors} submit="Create campaign" />
     </AdminLayout>

@@ -9,7 +9,7 @@ import { ReverseBody } from '../../modules/commissions/lifecycle-routes';
 import { COMMISSION_STATUSES, listCommissions, type Commission, type CommissionStatus } from '../../modules/commissions/service';
 import { findPartnerByEmail, partnerNames } from '../../modules/partners/service';
 import { CsrfInput, Field, formList, schemaErrors, SelectField, type FormErrors } from '../forms';
-import { Notice } from '../layout';
+import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { adminActor, AdminLayout, campaignNames, type AdminKit } from './kit';
@@ -262,11 +262,7 @@ function CommissionsPage(props: {
           />
         </>
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`${LIST}?${q}${q ? '&' : ''}cursor=${encodeURIComponent(props.nextCursor)}`}>Older commissions</a>
-        </p>
-      )}
+      <OlderLink path={LIST} query={Object.fromEntries(new URLSearchParams(q))} cursor={props.nextCursor} label="Older commissions" />
     </AdminLayout>
   );
 }

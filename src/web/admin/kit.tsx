@@ -93,7 +93,7 @@ export function refused(error: unknown, back: string): Response | Promise<Respon
 /** Who did it, as commission and payout transitions record it (the API's actorOf does the same). */
 export const adminActor = (page: AdminPage) => `admin:${page.email}`;
 
-export const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+export { day } from '../layout';
 
 /** Campaign id -> name, for the tables' campaign column (a program has a handful of campaigns). */
 export async function campaignNames(ctx: AppContext): Promise<Map<string, string>> {

@@ -19,7 +19,7 @@ import {
 } from '../../modules/partners/service';
 import { listPayouts } from '../../modules/payouts/service';
 import { CsrfInput, Field, formErrors, formList, schemaErrors, type FormErrors } from '../forms';
-import { Notice } from '../layout';
+import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, campaignNames, day, Done, NotFoundPage, type AdminKit } from './kit';
@@ -225,11 +225,7 @@ function PartnersPage(props: {
           </table>
         </div>
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`${LIST}?q=${encodeURIComponent(props.q)}&cursor=${encodeURIComponent(props.nextCursor)}`}>More partners</a>
-        </p>
-      )}
+      <OlderLink path={LIST} query={{ q: props.q }} cursor={props.nextCursor} label="More partners" />
       <h2 id="new">New partner</h2>
       <form method="post" action={LIST} novalidate class="narrow">
         <CsrfInput token={props.page.csrf} />

@@ -8,7 +8,7 @@ import { partnerNames } from '../../modules/partners/service';
 import { payoutProvider } from '../../modules/payouts/provider';
 import { listPayouts, markPayoutPaid, PAYOUT_STATUSES, runPayouts, type PayoutStatus, type PayoutView } from '../../modules/payouts/service';
 import { CsrfInput, SelectField } from '../forms';
-import { Notice } from '../layout';
+import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { adminActor, AdminLayout, type AdminKit } from './kit';
@@ -150,11 +150,7 @@ function PayoutsPage(props: {
           }
         />
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`${LIST}?${props.status ? `status=${props.status}&` : ''}cursor=${encodeURIComponent(props.nextCursor)}`}>Older payouts</a>
-        </p>
-      )}
+      <OlderLink path={LIST} query={{ status: props.status }} cursor={props.nextCursor} label="Older payouts" />
     </AdminLayout>
   );
 }

@@ -17,7 +17,7 @@ import {
   type Endpoint,
 } from '../../modules/webhooks/service';
 import { CsrfInput, Field, formErrors, formList, type FormErrors } from '../forms';
-import { Notice } from '../layout';
+import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
@@ -294,11 +294,7 @@ function EndpointPage(props: { page: AdminPage; endpoint: Endpoint; deliveries: 
           </table>
         </div>
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`${base}?cursor=${encodeURIComponent(props.nextCursor)}`}>Older deliveries</a>
-        </p>
-      )}
+      <OlderLink path={base} cursor={props.nextCursor} label="Older deliveries" />
     </AdminLayout>
   );
 }

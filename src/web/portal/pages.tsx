@@ -7,7 +7,7 @@ import type { CommissionTotal, DailyActivity } from '../../modules/reports/servi
 import { LineChart } from '../chart';
 import { CommissionTotals } from '../totals';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../forms';
-import { Layout, Notice, type NavItem } from '../layout';
+import { day, Layout, Notice, OlderLink, type NavItem } from '../layout';
 import type { PartnerPage } from '../session';
 
 const NAV: NavItem[] = [
@@ -32,7 +32,6 @@ function PortalLayout(props: { page: PartnerPage; title: string; current: string
   );
 }
 
-const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 
 // ---------------------------------------------------------------------------------------------
 // Signed out
@@ -263,11 +262,7 @@ export function LinksPage(props: {
           </table>
         </div>
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`/portal/links?cursor=${encodeURIComponent(props.nextCursor)}`}>Older links</a>
-        </p>
-      )}
+      <OlderLink path="/portal/links" cursor={props.nextCursor} label="Older links" />
     </PortalLayout>
   );
 }
@@ -315,11 +310,7 @@ export function CommissionsPage(props: { page: PartnerPage; commissions: Commiss
           </table>
         </div>
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`/portal/commissions?cursor=${encodeURIComponent(props.nextCursor)}`}>Older commissions</a>
-        </p>
-      )}
+      <OlderLink path="/portal/commissions" cursor={props.nextCursor} label="Older commissions" />
     </PortalLayout>
   );
 }
@@ -362,11 +353,7 @@ export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; n
           </table>
         </div>
       )}
-      {!!props.nextCursor && (
-        <p>
-          <a href={`/portal/payouts?cursor=${encodeURIComponent(props.nextCursor)}`}>Older payouts</a>
-        </p>
-      )}
+      <OlderLink path="/portal/payouts" cursor={props.nextCursor} label="Older payouts" />
     </PortalLayout>
   );
 }
