@@ -6,6 +6,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { newId } from './lib/ids';
+import { parseJsonObject } from './lib/json-body';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
 import { billingRoutes } from './modules/billing';
 import { commissionRoutes } from './modules/commissions';
@@ -30,6 +31,7 @@ const requestIds = new WeakMap<Request, string>();
 export function createApp(ctx: AppContext) {
   const api = () =>
     new Elysia()
+      .onParse(parseJsonObject)
       .use(partnerRoutes(ctx))
       .use(apiKeyRoutes(ctx))
       .use(eventRoutes(ctx))
@@ -39,8 +41,7 @@ export function createApp(ctx: AppContext) {
       .use(webhookRoutes(ctx))
       .use(campaignRoutes(ctx))
       .use(settingsRoutes(ctx))
-      .use(linkRoutes(ctx))
-      .use(billingRoutes(ctx));
+      .use(linkRoutes(ctx));
 
   return new Elysia()
     .onError(({ error, code, request, path }) => {
@@ -63,13 +64,16 @@ export function createApp(ctx: AppContext) {
       }),
     )
     .use(systemRoutes(ctx))
-    .use(sessionRoutes(ctx))
+    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx)))
     // server-rendered pages and their assets (/portal, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth
     .use(redirectRoutes(ctx))
     .use(api())
-    .group('/v1', (v1) => v1.use(api()));
+    .group('/v1', (v1) => v1.use(api()))
+    // provider webhooks read their raw bytes (the signature covers them): outside the JSON parser
+    .use(billingRoutes(ctx))
+    .group('/v1', (v1) => v1.use(billingRoutes(ctx)));
 }
 
 export type App = ReturnType<typeof createApp>;
