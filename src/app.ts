@@ -1,8 +1,8 @@
 // The HTTP application: global parsing and error handling, then every module's routes. API routes
 // are served both unprefixed and under /v1 (SPEC uses both forms).
-import { openapi } from '@elysiajs/openapi';
 import type { Server } from 'bun';
-import { Elysia } from 'elysia';
+import { Elysia, type AnyElysia } from 'elysia';
+import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { newId } from './lib/ids';
@@ -20,6 +20,7 @@ import { partnerRoutes } from './modules/partners';
 import { payoutRoutes } from './modules/payouts';
 import { settingsRoutes } from './modules/settings';
 import { systemRoutes } from './modules/system';
+import { openApiRoutes } from './modules/system/openapi';
 import { webhookRoutes } from './modules/webhooks';
 import { webRoutes } from './web';
 
@@ -43,26 +44,15 @@ export function createApp(ctx: AppContext) {
       .use(settingsRoutes(ctx))
       .use(linkRoutes(ctx));
 
-  return new Elysia()
+  let self: AnyElysia | undefined;
+  const app = new Elysia()
     .onError(({ error, code, request, path }) => {
       const body = toErrorBody(error, code, request.method);
       const status = ERROR_STATUS[body.code];
       if (status >= 500) ctx.log.error('request failed', { requestId: requestIds.get(request), path, error });
       return Response.json(body, { status });
     })
-    .use(
-      openapi({
-        path: '/docs',
-        specPath: '/openapi.json',
-        documentation: {
-          info: { title: 'Partnerd API', version: '1', description: 'Partners, conversion events, commissions, payouts and webhooks.' },
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } } },
-          security: [{ bearer: [] }],
-        },
-        // every API path is also served unprefixed; the document lists the /v1 form once
-        exclude: { paths: [/^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution)/] },
-      }),
-    )
+    .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
     .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx)))
     // server-rendered pages and their assets (/portal, /assets)
@@ -74,6 +64,8 @@ export function createApp(ctx: AppContext) {
     // provider webhooks read their raw bytes (the signature covers them): outside the JSON parser
     .use(billingRoutes(ctx))
     .group('/v1', (v1) => v1.use(billingRoutes(ctx)));
+  self = app;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;
@@ -83,6 +75,7 @@ export type App = ReturnType<typeof createApp>;
  * Wrapping here sees every answer, including those Elysia builds itself.
  */
 export function createFetch(ctx: AppContext, app: App) {
+  const routeOf = routeTemplates(app);
   return async function fetch(request: Request, server?: Server<unknown>): Promise<Response> {
     if (server) rememberServer(request, server);
     const started = performance.now();
@@ -98,10 +91,11 @@ export function createFetch(ctx: AppContext, app: App) {
     response.headers.set('x-request-id', requestId);
     const seconds = (performance.now() - started) / 1000;
     const url = new URL(request.url);
-    const route = routeLabel(url.pathname);
+    const route = routeOf(request.method, url.pathname);
     addCorsHeaders(url.pathname, response);
-    ctx.metrics.inc('partnerd_http_requests_total', { method: request.method, route, status: String(response.status) });
-    ctx.metrics.observe('partnerd_http_request_duration_seconds', seconds, { method: request.method, route });
+    const method = METHODS.has(request.method) ? request.method : 'OTHER';
+    ctx.metrics.inc('partnerd_http_requests_total', { method, route, status: String(response.status) });
+    ctx.metrics.observe('partnerd_http_request_duration_seconds', seconds, { method, route });
     ctx.log.info('request', {
       requestId,
       method: request.method,
@@ -117,12 +111,20 @@ function safeRequestId(value: string | null): string | undefined {
   return value && /^[A-Za-z0-9._-]{1,64}$/.test(value) ? value : undefined;
 }
 
-/** Collapses ids and slugs so metric labels stay few. */
-function routeLabel(path: string): string {
-  return path
-    .replace(/\/[a-z]{3}_[0-9a-z]{26}/g, '/:id')
-    .replace(/^\/r\/.+$/, '/r/:slug')
-    .slice(0, 100);
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * The route template a request matches (`/v1/partners/:id`), or `unmatched`: the metric labels
+ * are the app's own routes, so no request can add a series of its own.
+ */
+function routeTemplates(app: App): (method: string, path: string) => string {
+  const router = new Memoirist<string>();
+  for (const route of app.routes) router.add(route.method, route.path, route.path);
+  return (method, path) =>
+    router.find(method, path)?.store ??
+    (method === 'HEAD' ? router.find('GET', path)?.store : undefined) ??
+    router.find('ALL', path)?.store ??
+    'unmatched';
 }
 
 /**

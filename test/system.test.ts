@@ -28,6 +28,33 @@ describe('operations endpoints', () => {
     expect(text).toContain('partnerd_http_request_duration_seconds_bucket');
   });
 
+  test('metric labels are the matched route templates: unknown paths and odd ids add no series', async () => {
+    const series = async () => (await (await fetch(`${svc.url}/metrics`)).text()).split('\n').filter((l) => l.startsWith('partnerd_http_requests_total{'));
+    const partner = await svc.api('POST', '/v1/partners', { body: { email: 'metrics@example.com', name: 'M', sendInvite: false } });
+    const hit = (i: number) => [
+      svc.api('GET', `/v1/partners/${partner.body.id}`),
+      svc.api('GET', `/v1/partners/ptn_${String(i).padStart(26, '0')}`),
+      svc.api('GET', `/v1/partners/not-an-id-${i}`),
+      svc.api('GET', `/no/such/path/${i}`, { key: null }),
+      svc.api('GET', `/r/slug-${i}`, { key: null }),
+      svc.api('PUT', `/v1/partners/${i}`),
+    ];
+    for (let i = 0; i < 20; i++) await Promise.all(hit(i));
+    const before = await series();
+    for (let i = 20; i < 200; i++) await Promise.all(hit(i));
+    const after = await series();
+    // 180 more rounds of distinct paths and methods: the same series, only larger counts
+    expect(after.map((l) => l.replace(/ \d+$/, ''))).toEqual(before.map((l) => l.replace(/ \d+$/, '')));
+    const text = after.join('\n');
+    expect(text).toContain('{method="GET",route="/v1/partners/:id",status="200"}');
+    expect(text).toContain('{method="GET",route="/v1/partners/:id",status="404"}');
+    expect(text).toContain('{method="GET",route="unmatched",status="404"}');
+    expect(text).toContain('{method="GET",route="/r/:slug",status="404"}');
+    expect(text).toContain('{method="PUT",route="unmatched",status="404"}');
+    expect(text).not.toContain('not-an-id');
+    expect(text).not.toContain('no/such');
+  });
+
   test('every response carries a request id, and a sane incoming one is kept', async () => {
     const res = await svc.api('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(res.headers.get('x-request-id')).toBe('abc-123');
@@ -42,9 +69,13 @@ describe('operations endpoints', () => {
     const create = res.body.paths['/v1/partners'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'name']));
     expect(res.body.paths['/v1/partners/{id}']).toBeDefined();
+    // bodies are JSON objects only: no form media types advertised
+    const mediaTypes = new Set<string>();
+    for (const item of Object.values<any>(res.body.paths)) for (const op of Object.values<any>(item)) for (const m of Object.keys(op.requestBody?.content ?? {})) mediaTypes.add(m);
+    expect([...mediaTypes]).toEqual(['application/json']);
     const docs = await fetch(`${svc.url}/docs`);
     expect(docs.status).toBe(200);
-    expect(await docs.text()).toContain('"url":"openapi.json"');
+    expect(await docs.text()).toContain('data-url="/openapi.json"');
   });
 });
 
