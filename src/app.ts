@@ -156,7 +156,8 @@ async function limitBody(request: Request): Promise<Request> {
 
 const tooLarge = () => new AppError('payload_too_large', 'request body larger than 1 MiB');
 
-type ValueErrorLike = { path: string; message: string; summary?: string; schema?: { anyOf?: { const?: unknown }[]; enum?: unknown[] } };
+type SchemaLike = { type?: string; anyOf?: SchemaLike[]; enum?: unknown[]; const?: unknown; minimum?: number; maximum?: number; format?: string };
+type ValueErrorLike = { path: string; message: string; summary?: string; schema?: SchemaLike };
 
 /**
  * PostgreSQL refuses some values the schemas let through (a NUL character, a number out of range):
@@ -201,9 +202,25 @@ function fieldProblems(errors: ValueErrorLike[]): { field: string; message: stri
   for (const e of errors) {
     const field = e.path.replace(/^\//, '').replace(/\//g, '.') || '(body)';
     if (seen.has(field)) continue;
-    const options = e.schema?.anyOf?.map((s) => s.const).filter((c) => c !== undefined) ?? e.schema?.enum;
-    const message = options && options.length > 0 ? `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}` : e.summary ?? e.message;
-    seen.set(field, message);
+    seen.set(field, (e.schema && allowedValues(e.schema)) ?? e.summary ?? e.message);
   }
   return [...seen].map(([field, message]) => ({ field, message }));
+}
+
+/**
+ * What a schema allows, in words, for the schemas whose generated messages say nothing useful: enums
+ * ("should be one of: 'integer', 'integer'" for a bounded integer that may also arrive as a string).
+ */
+function allowedValues(schema: SchemaLike): string | undefined {
+  const flat = schema.anyOf?.flatMap((s) => s.anyOf ?? [s]);
+  const options = flat?.filter((s) => s.const !== undefined || s.type === 'null').map((s) => (s.type === 'null' ? null : s.const)) ?? schema.enum;
+  if (options && options.length > 0) return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+  const numeric = schema.anyOf?.find((s) => s.type === 'integer' || s.type === 'number') ?? (schema.type === 'integer' || schema.type === 'number' ? schema : undefined);
+  if (!numeric) return undefined;
+  const kind = numeric.type === 'integer' ? 'an integer' : 'a number';
+  const { minimum: min, maximum: max } = numeric;
+  if (min !== undefined && max !== undefined) return `must be ${kind} from ${min} to ${max}`;
+  if (min !== undefined) return `must be ${kind} of at least ${min}`;
+  if (max !== undefined) return `must be ${kind} of at most ${max}`;
+  return `must be ${kind}`;
 }

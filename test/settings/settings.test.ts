@@ -50,16 +50,19 @@ describe('settings', () => {
   });
 
   test.each([
-    [{ attributionModel: 'first_click' }, 'attributionModel'],
-    [{ attributionWindowDays: 0 }, 'attributionWindowDays'],
-    [{ attributionWindowDays: 3651 }, 'attributionWindowDays'],
-    [{ attributionWindowDays: 7.5 }, 'attributionWindowDays'],
-    [{ partnerSignup: 'maybe' }, 'partnerSignup'],
-  ])('%j is a 400', async (body, field) => {
+    [{ attributionModel: 'first_click' }, 'attributionModel', 'must be one of "last_click", "linear", "position"'],
+    [{ attributionWindowDays: 0 }, 'attributionWindowDays', 'must be an integer from 1 to 3650'],
+    [{ attributionWindowDays: 3651 }, 'attributionWindowDays', 'must be an integer from 1 to 3650'],
+    [{ attributionWindowDays: 7.5 }, 'attributionWindowDays', 'must be an integer from 1 to 3650'],
+    [{ attributionWindowDays: 'soon' }, 'attributionWindowDays', 'must be an integer from 1 to 3650'],
+    [{ partnerSignup: 'maybe' }, 'partnerSignup', 'must be one of "open", "closed", null'],
+  ])('%j is a 400 that says what is allowed', async (body, field, message) => {
+    const before = await svc.api('GET', '/v1/settings');
     const res = await svc.api('PATCH', '/v1/settings', { body });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_body');
-    expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
+    expect(res.body.details).toContainEqual({ field, message });
+    expect((await svc.api('GET', '/v1/settings')).body).toEqual(before.body);
   });
 
   test('only the admin key may read or change settings', async () => {

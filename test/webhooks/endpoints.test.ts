@@ -73,6 +73,14 @@ describe('registration', () => {
     await bad({ url: 'https://user:pass@x.example.com/h', events: ['*'] });
     await bad({ url: 'https://x.example.com', events: ['*'], label: 42 });
     await bad({ url: `https://x.example.com/${'a'.repeat(3000)}`, events: ['*'] });
+    // 2,048 characters as typed, three times as many once percent-encoded for storage
+    const encoded = await bad({ url: `https://x.example.com/${'é'.repeat(2000)}`, events: ['*'] });
+    expect(encoded.details).toEqual([{ field: 'url', message: 'must be at most 2048 characters (once percent-encoded)' }]);
+    const atLimit = `https://x.example.com/${'a'.repeat(2048 - 'https://x.example.com/'.length)}`;
+    const ok = await svc.api('POST', '/webhooks', { body: { url: atLimit, events: ['*'] } });
+    expect(ok.status).toBe(201);
+    expect((await svc.api('PATCH', `/webhooks/${ok.body.endpoint.id}`, { body: { url: `https://x.example.com/${'é'.repeat(2000)}` } })).status).toBe(400);
+    await svc.sql`delete from webhook_endpoints where id = ${ok.body.endpoint.id}`;
     expect(await svc.sql`select 1 from webhook_endpoints where url like 'https://x.example.com%'`).toHaveLength(0);
     const raw = await svc.api('POST', '/webhooks', { raw: '{"url":', headers: { 'content-type': 'application/json' } });
     expect(raw.status).toBe(400);

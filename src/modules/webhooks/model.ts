@@ -3,7 +3,10 @@ import { t } from 'elysia';
 import { invalidField } from '../../lib/errors';
 import { PageQuery } from '../../lib/http';
 
-const Url = t.String({ minLength: 1, maxLength: 2048, description: 'HTTPS subscriber URL.' });
+/** Longest subscriber URL, counted in its stored (percent-encoded) form. */
+export const MAX_URL_LENGTH = 2048;
+
+const Url = t.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'HTTPS subscriber URL.' });
 const Events = t.Array(t.String({ minLength: 1, maxLength: 64 }), {
   minItems: 1,
   maxItems: 50,

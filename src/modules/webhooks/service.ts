@@ -7,6 +7,7 @@ import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { EVENT_TYPES, isEventType, WILDCARD } from './events';
 import { urlProblem } from './guard';
+import { MAX_URL_LENGTH } from './model';
 import { samplePayload } from './samples';
 import { attemptDelivery, type AttemptResult } from './send';
 import { newSecret } from './signing';
@@ -78,7 +79,10 @@ export function leaseMs(ctx: AppContext): number {
 function checkUrl(ctx: AppContext, url: string): string {
   const problem = urlProblem(url.trim(), { allowHttp: ctx.config.webhookAllowHttp, allowPrivate: ctx.config.webhookAllowPrivate });
   if (problem) throw invalidField('url', problem);
-  return new URL(url.trim()).toString();
+  // the stored form, percent-encoded and punycoded, is what must fit
+  const normalized = new URL(url.trim()).toString();
+  if (normalized.length > MAX_URL_LENGTH) throw invalidField('url', `must be at most ${MAX_URL_LENGTH} characters (once percent-encoded)`);
+  return normalized;
 }
 
 /** Validates a subscription list: known event types, or `*` alone. Duplicates collapse. */
