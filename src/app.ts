@@ -5,6 +5,7 @@ import { Elysia, type AnyElysia } from 'elysia';
 import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
 import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
+import { jsonNull } from './lib/http';
 import { newId } from './lib/ids';
 import { parseJsonObject } from './lib/json-body';
 import { apiKeyRoutes, sessionRoutes } from './modules/auth';
@@ -52,6 +53,8 @@ export function createApp(ctx: AppContext) {
       if (status >= 500) ctx.log.error('request failed', { requestId: requestIds.get(request), path, error });
       return Response.json(body, { status });
     })
+    // Elysia answers a bare null with an empty body; a documented null is the JSON null
+    .mapResponse({ as: 'global' }, ({ responseValue }) => (responseValue === null ? jsonNull() : undefined))
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
     .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx)))
@@ -176,6 +179,8 @@ function toErrorBody(error: unknown, code: string | number, method = 'POST'): Er
   switch (code) {
     case 'VALIDATION': {
       const e = error as { type?: string; all?: ValueErrorLike[] };
+      // an answer that breaks its own documented schema is our fault, not the caller's
+      if (e.type === 'response') return { code: 'internal', message: 'internal error' };
       // 'property' errors come from coercing query or path strings
       const where = e.type === 'query' || e.type === 'property' ? 'invalid_query' : e.type === 'params' ? 'not_found' : 'invalid_body';
       if (where === 'not_found') return { code: 'not_found', message: 'not found' };

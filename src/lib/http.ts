@@ -1,6 +1,9 @@
 // Small shared pieces of the HTTP layer: pagination query, id params, JSON null answers.
-import { t } from 'elysia';
-import { AppError } from './errors';
+import { t, type TSchema } from 'elysia';
+import type { TArray, TString } from '@sinclair/typebox';
+
+type TNullable<T extends TSchema> = ReturnType<typeof t.Nullable<T>>;
+import { AppError, ERROR_STATUS, type ErrorCode } from './errors';
 import { isId, type IdKind } from './ids';
 
 /** `limit` 1-200 (default 100) and an opaque `cursor`, the same on every list. */
@@ -35,4 +38,34 @@ export function paginate<T extends { id: string }>(rows: T[], limit: number): { 
 
 export function jsonNull(): Response {
   return new Response('null', { headers: { 'content-type': 'application/json' } });
+}
+
+/** The body of every error answer: one shape, one vocabulary (lib/errors.ts). */
+export const ErrorResponse = t.Object(
+  {
+    code: t.UnionEnum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    message: t.String(),
+    details: t.Optional(t.Unknown({ description: 'For invalid_body / invalid_query: [{field, message}].' })),
+  },
+  { description: 'An error.' },
+);
+
+type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
+
+/**
+ * The error statuses a route can answer, for its `response` map: `{...errors(400, 404), 200: X}`.
+ * Every route can also fail inside (500).
+ */
+export function errors<const S extends ErrorStatus>(...statuses: S[]): Record<S | 500, typeof ErrorResponse> {
+  return Object.fromEntries([...statuses, 500].map((s) => [s, ErrorResponse])) as Record<S | 500, typeof ErrorResponse>;
+}
+
+/** ISO 8601 UTC with milliseconds, as every answer writes times. */
+export const Timestamp = t.String({ format: 'date-time', examples: ['2026-01-31T09:30:00.000Z'] });
+
+/** A list page: `{<items>: [...], nextCursor}`. */
+export function listOf<const K extends string, T extends TSchema>(key: K, item: T, description?: string) {
+  return t.Object({ [key]: t.Array(item), nextCursor: t.Nullable(t.String({ description: 'Cursor of the next page; null on the last.' })) } as {
+    [P in K]: TArray<T>;
+  } & { nextCursor: TNullable<TString> }, description ? { description } : {});
 }

@@ -1,12 +1,20 @@
 // Routes for API keys (admin) and for browser sign-in: magic links, signup, sessions.
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
-import { PageQuery, paginate, readPage } from '../../lib/http';
+import { paginate, readPage } from '../../lib/http';
 import { magicLinkPages } from '../../web/portal';
-import { Email, Name } from '../partners/model';
 import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
 import { authPlugin, readCookie } from './plugin';
-import { SCOPES } from './scopes';
+import {
+  ApiKeyParams,
+  ApiKeyResponses,
+  CreateApiKeyBody,
+  ListApiKeysQuery,
+  MagicLinkBody,
+  MagicLinkQuery,
+  SessionResponses,
+  SignUpBody,
+} from './model';
 import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
 import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
 
@@ -35,11 +43,8 @@ export function apiKeyRoutes(ctx: AppContext) {
       },
       {
         auth: 'admin',
-        body: t.Object({
-          name: t.String({ minLength: 1, maxLength: 200 }),
-          kind: t.Optional(t.UnionEnum(['scoped', 'publishable'])),
-          scopes: t.Optional(t.Array(t.UnionEnum([...SCOPES]), { maxItems: SCOPES.length * 2 })),
-        }),
+        body: CreateApiKeyBody,
+        response: ApiKeyResponses.create,
         detail: { summary: 'Create a scoped or publishable API key (shown once)', tags: ['API keys'] },
       },
     )
@@ -52,13 +57,15 @@ export function apiKeyRoutes(ctx: AppContext) {
       },
       {
         auth: 'admin',
-        query: t.Object({ partnerId: t.Optional(t.String({ maxLength: 64 })), ...PageQuery }),
+        query: ListApiKeysQuery,
+        response: ApiKeyResponses.list,
         detail: { summary: 'List active API keys (never the keys themselves)', tags: ['API keys'] },
       },
     )
     .delete('/api-keys/:id', async ({ params }) => publicKey(await revokeApiKey(ctx.sql, params.id)), {
       auth: 'admin',
-      params: t.Object({ id: t.String({ maxLength: 64 }) }),
+      params: ApiKeyParams,
+      response: ApiKeyResponses.revoke,
       detail: { summary: 'Revoke an API key', tags: ['API keys'] },
     });
 }
@@ -78,7 +85,7 @@ export function sessionRoutes(ctx: AppContext) {
         set.status = 202;
         return SENT;
       },
-      { body: t.Object({ email: Email }), detail: { summary: 'Mail a sign-in link (same answer for any email)' } },
+      { body: MagicLinkBody, response: SessionResponses.magicLink, detail: { summary: 'Mail a sign-in link (same answer for any email)' } },
     )
     .post(
       '/auth/signup',
@@ -88,7 +95,7 @@ export function sessionRoutes(ctx: AppContext) {
         set.status = 202;
         return { ok: true, message: 'Check your inbox for a link to activate your account.' };
       },
-      { body: t.Object({ email: Email, name: Name }), detail: { summary: 'Partner self-signup (PARTNER_SIGNUP=open)' } },
+      { body: SignUpBody, response: SessionResponses.signUp, detail: { summary: 'Partner self-signup (PARTNER_SIGNUP=open)' } },
     )
     .get(
       '/auth/magic',
@@ -111,7 +118,7 @@ export function sessionRoutes(ctx: AppContext) {
         }
       },
       {
-        query: t.Object({ token: t.Optional(t.String({ maxLength: 200 })) }),
+        query: MagicLinkQuery,
         detail: { summary: 'Consume a magic link: activates, signs in, redirects' },
       },
     )
@@ -124,6 +131,6 @@ export function sessionRoutes(ctx: AppContext) {
           headers: { 'content-type': 'application/json', 'set-cookie': cookie('', 0) },
         });
       },
-      { detail: { summary: 'End the browser session' } },
+      { response: SessionResponses.logout, detail: { summary: 'End the browser session' } },
     );
 }

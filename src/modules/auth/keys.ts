@@ -4,18 +4,10 @@ import { randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
+import { ApiKeyRecord as ApiKeyRecordSchema } from './model';
 import { KEY_PREFIX, type KeyKind, type Principal, type Scope } from './scopes';
 
-export type ApiKeyRecord = {
-  id: string;
-  name: string;
-  kind: KeyKind;
-  scopes: Scope[];
-  partnerId: string | null;
-  hint: string;
-  createdAt: string;
-  revokedAt: string | null;
-};
+export type ApiKeyRecord = typeof ApiKeyRecordSchema.static;
 
 function toRecord(row: Record<string, unknown>): ApiKeyRecord {
   return {

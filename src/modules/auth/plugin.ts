@@ -17,6 +17,8 @@ export type AuthRule = Scope | 'admin' | { scope: Scope | 'admin'; partner?: boo
 
 export function authPlugin(ctx: AppContext) {
   return new Elysia().macro('auth', (rule: AuthRule) => ({
+    // the OpenAPI document and the security tests read who may call from here
+    detail: { security: securityOf(rule), 'x-auth': rule },
     async resolve({ request }) {
       const principal = await authenticate(ctx, request);
       authorize(principal, rule);
@@ -46,8 +48,25 @@ export async function authenticate(ctx: AppContext, request: Request): Promise<P
   throw new AppError('unauthorized', 'missing credentials: send "Authorization: Bearer <API key>"');
 }
 
+const ruleParts = (rule: AuthRule) => ({ partner: false, publishable: false, ...(typeof rule === 'string' ? { scope: rule } : rule) });
+
+/**
+ * The OpenAPI security requirements of a rule (schemes in modules/system/openapi.ts): the admin key
+ * or an admin's session always; a scoped key with the scope; partner and publishable keys if let in.
+ */
+export function securityOf(rule: AuthRule): Record<string, string[]>[] {
+  const { scope, partner, publishable } = ruleParts(rule);
+  return [
+    { adminKey: [] },
+    ...(scope === 'admin' ? [] : [{ scopedKey: [scope] }]),
+    ...(partner ? [{ partnerKey: [] }] : []),
+    ...(publishable ? [{ publishableKey: [] }] : []),
+    { session: [] },
+  ];
+}
+
 export function authorize(principal: Principal, rule: AuthRule): void {
-  const { scope, partner = false, publishable = false } = typeof rule === 'string' ? { scope: rule } : rule;
+  const { scope, partner, publishable } = ruleParts(rule);
   switch (principal.kind) {
     case 'admin':
       return;

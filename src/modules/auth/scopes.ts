@@ -20,6 +20,7 @@ export type Scope = (typeof SCOPES)[number];
 
 export const KEY_PREFIX = { admin: 'sk_admin_', scoped: 'sk_', publishable: 'pk_', partner: 'sk_ptn_' } as const;
 export type KeyKind = keyof typeof KEY_PREFIX;
+export const KEY_KINDS = Object.keys(KEY_PREFIX) as [KeyKind, ...KeyKind[]];
 
 /** Who is calling: resolved once per request by the auth plugin. */
 export type Principal =

@@ -1,12 +1,12 @@
 // Partner routes of SPEC section 4 (served unprefixed and under /v1 by app.ts).
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
-import { jsonNull, paginate, readPage } from '../../lib/http';
+import { paginate, readPage } from '../../lib/http';
 import { authPlugin, requirePartner } from '../auth/plugin';
 import { createApiKey } from '../auth/keys';
 import { conflict } from '../../lib/errors';
-import { t } from 'elysia';
-import { CreatePartnerBody, ListPartnersQuery, PartnerParams, RevokeBody, UpdatePartnerBody } from './model';
+import { ApiKeyResponses, CreatePartnerKeyBody } from '../auth/model';
+import { CreatePartnerBody, ListPartnersQuery, PartnerParams, PartnerResponses, RevokeBody, RevokeQuery, UpdatePartnerBody } from './model';
 import {
   createPartner,
   getCommissionSnapshot,
@@ -47,7 +47,7 @@ export function partnerRoutes(ctx: AppContext) {
           campaignIds: p.campaignIds,
         };
       },
-      { auth: 'partners:write', body: CreatePartnerBody, detail: { summary: 'Create a partner' } },
+      { auth: 'partners:write', body: CreatePartnerBody, response: PartnerResponses.create, detail: { summary: 'Create a partner' } },
     )
     .get(
       '/partners',
@@ -56,7 +56,7 @@ export function partnerRoutes(ctx: AppContext) {
         const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...page, email: query.email }), page.limit);
         return { partners: items.map(listItem), nextCursor };
       },
-      { auth: 'partners:read', query: ListPartnersQuery, detail: { summary: 'List partners' } },
+      { auth: 'partners:read', query: ListPartnersQuery, response: PartnerResponses.list, detail: { summary: 'List partners' } },
     )
     .get(
       '/partners/:id',
@@ -64,22 +64,23 @@ export function partnerRoutes(ctx: AppContext) {
         requirePartner(principal, params.id);
         return getPartner(ctx.sql, params.id);
       },
-      { auth: { scope: 'partners:read', partner: true }, params: PartnerParams, detail: { summary: 'Get a partner' } },
+      { auth: { scope: 'partners:read', partner: true }, params: PartnerParams, response: PartnerResponses.get, detail: { summary: 'Get a partner' } },
     )
     .patch(
       '/partners/:id',
       ({ params, body }) => updatePartner(ctx.sql, params.id, body),
-      { auth: 'partners:write', params: PartnerParams, body: UpdatePartnerBody, detail: { summary: 'Update a partner' } },
+      { auth: 'partners:write', params: PartnerParams, body: UpdatePartnerBody, response: PartnerResponses.update, detail: { summary: 'Update a partner' } },
     )
     .post('/partners/:id/invite', ({ params }) => reinvitePartner(ctx, params.id), {
       auth: 'admin',
       params: PartnerParams,
+      response: PartnerResponses.invite,
       detail: { summary: 'Re-send the magic-link invite' },
     })
     .post(
       '/partners/:id/revoke',
       ({ params, body }) => revokePartner(ctx, params.id, { reason: body?.reason, revokeKeys: false }),
-      { auth: 'partners:write', params: PartnerParams, body: RevokeBody, detail: { summary: 'Revoke (suspend) a partner' } },
+      { auth: 'partners:write', params: PartnerParams, body: RevokeBody, response: PartnerResponses.revoke, detail: { summary: 'Revoke (suspend) a partner' } },
     )
     .delete(
       '/partners/:id',
@@ -89,22 +90,29 @@ export function partnerRoutes(ctx: AppContext) {
         auth: 'admin',
         params: PartnerParams,
         body: RevokeBody,
-        query: t.Object({ reason: t.Optional(t.String({ maxLength: 1000 })) }),
+        query: RevokeQuery,
+        response: PartnerResponses.revoke,
         detail: { summary: 'Revoke a partner and its API keys' },
       },
     )
     .post('/partners/:id/reinstate', ({ params }) => reinstatePartner(ctx, params.id), {
       auth: 'partners:write',
       params: PartnerParams,
+      response: PartnerResponses.reinstate,
       detail: { summary: 'Undo a revoke' },
     })
     .get(
       '/partners/:id/commission-snapshot',
       async ({ params, principal }) => {
         requirePartner(principal, params.id);
-        return (await getCommissionSnapshot(ctx.sql, params.id)) ?? jsonNull();
+        return getCommissionSnapshot(ctx.sql, params.id);
       },
-      { auth: { scope: 'partners:read', partner: true }, params: PartnerParams, detail: { summary: 'Commission terms frozen at approval' } },
+      {
+        auth: { scope: 'partners:read', partner: true },
+        params: PartnerParams,
+        response: PartnerResponses.snapshot,
+        detail: { summary: 'Commission terms frozen at approval' },
+      },
     )
     .post(
       '/partners/:id/api-keys',
@@ -112,13 +120,14 @@ export function partnerRoutes(ctx: AppContext) {
         const partner = await getPartner(ctx.sql, params.id);
         if (partner.status === 'revoked') throw conflict('partner is revoked');
         set.status = 201;
-        const { hint: _hint, revokedAt: _revoked, ...key } = await createApiKey(ctx.sql, { name: body.name, kind: 'partner', partnerId: partner.id });
-        return key;
+        const { id, name, kind, scopes, partnerId, createdAt, key } = await createApiKey(ctx.sql, { name: body.name, kind: 'partner', partnerId: partner.id });
+        return { id, name, kind, scopes, partnerId, createdAt, key };
       },
       {
         auth: 'admin',
         params: PartnerParams,
-        body: t.Object({ name: t.String({ minLength: 1, maxLength: 200 }) }),
+        body: CreatePartnerKeyBody,
+        response: ApiKeyResponses.createForPartner,
         detail: { summary: 'Create an API key acting as this partner' },
       },
     );

@@ -1,6 +1,6 @@
 // Request and response schemas of the partner API.
 import { t } from 'elysia';
-import { PageQuery } from '../../lib/http';
+import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
 import { Metadata } from '../../lib/metadata';
 import { CommissionSnapshot } from '../campaigns/rules';
 
@@ -29,9 +29,74 @@ export const RevokeBody = t.Optional(
   t.Object({ reason: t.Optional(t.String({ maxLength: 1000 })) }),
 );
 
+export const RevokeQuery = t.Object({ reason: t.Optional(t.String({ maxLength: 1000 })) });
+
 export const ListPartnersQuery = t.Object({
   email: t.Optional(t.String({ maxLength: 254 })),
   ...PageQuery,
 });
 
 export const PartnerParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+// ---- answers
+
+const PartnerStatus = t.UnionEnum(['pending', 'active', 'revoked'], { description: 'pending until the invite is used; revoked while suspended.' });
+
+/** The full partner record (GET, PATCH, revoke, reinstate). */
+export const PartnerRecord = t.Object({
+  id: t.String({ examples: ['ptn_01jd8x0000000000000000000a'] }),
+  email: t.String(),
+  name: t.String(),
+  status: PartnerStatus,
+  activatedAt: t.Nullable(Timestamp),
+  createdAt: Timestamp,
+  revokedAt: t.Nullable(Timestamp),
+  revokeReason: t.Nullable(t.String()),
+  billingConnectAccountId: t.Nullable(t.String()),
+  metadata: t.Record(t.String(), t.Unknown()),
+  campaignIds: t.Array(t.String()),
+});
+
+/** The answer to POST /partners (SPEC: id, email, name, activatedAt, createdAt, invited). */
+export const CreatedPartner = t.Object({
+  id: t.String(),
+  email: t.String(),
+  name: t.String(),
+  activatedAt: t.Nullable(Timestamp),
+  createdAt: Timestamp,
+  invited: t.Boolean({ description: 'Whether an invite email was sent.' }),
+  campaignIds: t.Array(t.String()),
+});
+
+/** A list item (SPEC: id, email, name, billingConnectAccountId, createdAt, activatedAt, revokedAt). */
+export const PartnerListItem = t.Object({
+  id: t.String(),
+  email: t.String(),
+  name: t.String(),
+  billingConnectAccountId: t.Nullable(t.String()),
+  createdAt: Timestamp,
+  activatedAt: t.Nullable(Timestamp),
+  revokedAt: t.Nullable(Timestamp),
+});
+
+export const PartnerList = listOf('partners', PartnerListItem);
+
+export const InviteSent = t.Object({ ok: t.Literal(true), expiresAt: Timestamp });
+
+export const SnapshotRecord = t.Nullable(
+  t.Composite([CommissionSnapshot, t.Object({ partnerId: t.String(), createdAt: Timestamp })], {
+    description: 'The commission terms frozen at approval by network federation; null when none.',
+  }),
+);
+
+/** The answer of each partner route: its success schema and the errors it can give. */
+export const PartnerResponses = {
+  create: { 201: CreatedPartner, ...errors(400, 401, 403, 409, 413) },
+  list: { 200: PartnerList, ...errors(400, 401, 403) },
+  get: { 200: PartnerRecord, ...errors(401, 403, 404) },
+  update: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 413) },
+  invite: { 200: InviteSent, ...errors(400, 401, 403, 404, 409, 413) },
+  revoke: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 413) },
+  reinstate: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  snapshot: { 200: SnapshotRecord, ...errors(401, 403, 404) },
+};

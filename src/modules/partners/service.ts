@@ -13,22 +13,10 @@ import { revokePartnerKeys } from '../auth/keys';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
 import { invalidateLinkCache } from '../links/runtime';
 import { enqueueEvent } from '../webhooks/outbox';
+import type { PartnerRecord, SnapshotRecord } from './model';
 
-export type PartnerStatus = 'pending' | 'active' | 'revoked';
-
-export type Partner = {
-  id: string;
-  email: string;
-  name: string;
-  status: PartnerStatus;
-  activatedAt: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-  revokeReason: string | null;
-  billingConnectAccountId: string | null;
-  metadata: Record<string, unknown>;
-  campaignIds: string[];
-};
+export type Partner = typeof PartnerRecord.static;
+export type PartnerStatus = Partner['status'];
 
 export function partnerStatus(row: { activated_at: Date | null; revoked_at: Date | null }): PartnerStatus {
   if (row.revoked_at) return 'revoked';
@@ -268,7 +256,7 @@ export async function reinstatePartner(ctx: AppContext, id: string): Promise<Par
   return partner;
 }
 
-export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promise<(CommissionSnapshot & { partnerId: string; createdAt: string }) | null> {
+export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promise<typeof SnapshotRecord.static> {
   await getPartner(sql, partnerId);
   const [row] = await sql`select snapshot, created_at from partner_commission_snapshots where partner_id = ${partnerId}`;
   if (!row) return null;

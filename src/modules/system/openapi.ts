@@ -2,12 +2,27 @@
 // what the generator cannot see filled in, and the reference page that renders it.
 import { toOpenAPISchema } from '@elysiajs/openapi';
 import { Elysia, type AnyElysia } from 'elysia';
+import { SESSION_COOKIE } from '../auth/sessions';
 
-type Operation = { requestBody?: { content?: Record<string, { schema?: unknown }> } & Record<string, unknown> };
+type Operation = { requestBody?: { content?: Record<string, { schema?: unknown }> } & Record<string, unknown>; security?: unknown[] };
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
 
 // every API path is also served unprefixed; the document lists the /v1 form once
 const UNPREFIXED_API = /^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution)/;
+
+// Who may call: each operation lists the schemes it accepts (auth/plugin.ts securityOf)
+const SECURITY_SCHEMES = {
+  adminKey: { type: 'http', scheme: 'bearer', description: 'The admin key (`sk_admin_…`): every call.' },
+  scopedKey: { type: 'http', scheme: 'bearer', description: 'A scoped key (`sk_…`) holding the scope the operation names.' },
+  partnerKey: { type: 'http', scheme: 'bearer', description: "A partner key (`sk_ptn_…`): that partner's own data only." },
+  publishableKey: { type: 'http', scheme: 'bearer', description: 'A publishable key (`pk_…`), safe in a browser: identify and clicks only.' },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: "The browser session of the magic-link sign-in: an admin's everywhere, a partner's where partner keys are accepted.",
+  },
+};
 
 const INFO = { title: 'Partnerd API', version: '1', description: 'Partners, conversion events, commissions, payouts and webhooks.' };
 
@@ -19,17 +34,17 @@ export function openApiDocument(app: AnyElysia): Document {
   const view = { getGlobalRoutes: () => routes, getGlobalDefinitions: () => inner.getGlobalDefinitions?.() } as unknown as AnyElysia;
   const generated = toOpenAPISchema(view, { paths: [UNPREFIXED_API] }) as unknown as Pick<Document, 'paths'> & { components?: { schemas?: unknown } };
   for (const item of Object.values(generated.paths)) {
-    for (const operation of Object.values(item)) jsonOnlyBody(operation);
+    for (const operation of Object.values(item)) {
+      jsonOnlyBody(operation);
+      // routes without an auth rule are public (sign-in, health, the browser's identify preflight)
+      operation.security ??= [];
+    }
   }
   return {
     openapi: '3.1.0',
     info: INFO,
     paths: generated.paths,
-    components: {
-      schemas: generated.components?.schemas ?? {},
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
-    },
-    security: [{ bearer: [] }],
+    components: { schemas: generated.components?.schemas ?? {}, securitySchemes: SECURITY_SCHEMES },
   };
 }
 
