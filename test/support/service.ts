@@ -8,6 +8,7 @@ import { bootstrapAdminKey, createApiKey } from '../../src/modules/auth/keys';
 import type { Scope } from '../../src/modules/auth/scopes';
 import { createContext, serve } from '../../src/server';
 import type { AppContext } from '../../src/context';
+import { contractChecker } from './contract';
 import { startMailCatcher, type MailCatcher } from './mail';
 import { createTestDatabase } from './postgres';
 
@@ -63,6 +64,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
   const ctx = createContext(config, db.sql, createLogger(config.logLevel));
   const running = serve(ctx, '127.0.0.1');
 
+  const contract = contractChecker(running.url);
   const api: TestService['api'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? ADMIN_KEY : options.key;
@@ -74,8 +76,10 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
     }
     const res = await fetch(running.url + path, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('json')) parsed = text === '' ? undefined : JSON.parse(text);
+    if (contentType.includes('json')) parsed = text === '' ? undefined : JSON.parse(text);
+    (await contract())({ method, path: path.split('?')[0]!, status: res.status, contentType, body: parsed });
     return { status: res.status, body: parsed as any, headers: res.headers };
   };
 

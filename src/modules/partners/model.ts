@@ -93,10 +93,10 @@ export const SnapshotRecord = t.Nullable(
 export const PartnerResponses = {
   create: { 201: CreatedPartner, ...errors(400, 401, 403, 409, 413) },
   list: { 200: PartnerList, ...errors(400, 401, 403) },
-  get: { 200: PartnerRecord, ...errors(401, 403, 404) },
+  get: { 200: PartnerRecord, ...errors(400, 401, 403, 404) },
   update: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 413) },
   invite: { 200: InviteSent, ...errors(400, 401, 403, 404, 409, 413) },
   revoke: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 413) },
   reinstate: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 409, 413) },
-  snapshot: { 200: SnapshotRecord, ...errors(401, 403, 404) },
+  snapshot: { 200: SnapshotRecord, ...errors(400, 401, 403, 404) },
 };
