@@ -3,7 +3,9 @@
 // status's schema. A mismatch throws, so the test that made the call fails.
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Memoirist } from 'memoirist';
+import { envelopeOf, EVENT_TYPES, type EventType } from '../../src/modules/webhooks/events';
 
 type Media = { schema?: object };
 type Operation = { responses?: Record<string, { content?: Record<string, Media> }> };
@@ -58,3 +60,31 @@ async function load(baseUrl: string): Promise<ContractCheck> {
 }
 
 const preview = (body: unknown) => JSON.stringify(body)?.slice(0, 400);
+
+// ---- outbound events: every envelope a receiver gets and every outbox row a test reads is checked
+// against the event schemas the document's `webhooks` section is built from
+
+const envelopeChecks = new Map(EVENT_TYPES.map((type) => [type, TypeCompiler.Compile(envelopeOf(type))]));
+const violations: string[] = [];
+
+/** Records a problem if `envelope` (a delivered body) breaks the schema of its event type. */
+export function checkEnvelope(envelope: unknown): void {
+  const type = (envelope as { event?: unknown } | null)?.event;
+  const check = typeof type === 'string' ? envelopeChecks.get(type as EventType) : undefined;
+  if (!check) {
+    violations.push(`a delivery of unknown event type ${JSON.stringify(type)}: ${preview(envelope)}`);
+  } else if (!check.Check(envelope)) {
+    const problems = [...check.Errors(envelope)].map((e) => `${e.path || '(body)'} ${e.message}`).join('; ');
+    violations.push(`${type} breaks its documented schema: ${problems}; body: ${preview(envelope)}`);
+  }
+}
+
+/** The same for an outbox row (its data, wrapped as it will be sent). */
+export function checkOutboxRow(row: { id: string; type: string; data: unknown; created?: string }): void {
+  checkEnvelope({ id: row.id, event: row.type, created: row.created ?? new Date().toISOString(), data: row.data });
+}
+
+/** The problems recorded since the last call (the preload's afterEach fails the test on any). */
+export function takeViolations(): string[] {
+  return violations.splice(0);
+}

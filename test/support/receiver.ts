@@ -1,5 +1,8 @@
 // A real webhook subscriber on 127.0.0.1 (Bun.serve, port 0): keeps every request it receives and
-// answers with whatever `respond` says (200 "ok" by default).
+// answers with whatever `respond` says (200 "ok" by default). Every body is checked against the
+// documented event schemas (support/contract.ts).
+import { checkEnvelope } from './contract';
+
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string; json: any; at: number };
 
 export type Receiver = {
@@ -51,6 +54,8 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         json = undefined;
       }
+      // envelopes (low-level send tests post bare bodies with no event in them)
+      if ((json as { event?: unknown } | undefined)?.event !== undefined) checkEnvelope(json);
       received.push({
         path: new URL(request.url).pathname,
         headers: request.headers.toJSON(),

@@ -8,7 +8,7 @@ import { bootstrapAdminKey, createApiKey } from '../../src/modules/auth/keys';
 import type { Scope } from '../../src/modules/auth/scopes';
 import { createContext, serve } from '../../src/server';
 import type { AppContext } from '../../src/context';
-import { contractChecker } from './contract';
+import { checkOutboxRow, contractChecker, takeViolations } from './contract';
 import { startMailCatcher, type MailCatcher } from './mail';
 import { createTestDatabase } from './postgres';
 
@@ -96,9 +96,14 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
     partnerKey: async (partnerId) => (await createApiKey(db.sql, { name: 'test', kind: 'partner', partnerId })).key,
     async stop() {
       await running.stop();
+      // every event this service wrote, also those built in SQL (payout runs, bulk approval)
+      const rows = await db.sql`select id, type, data, created_at from webhook_events where not synthetic`;
+      for (const row of rows) checkOutboxRow({ id: row.id, type: row.type, data: row.data, created: row.created_at.toISOString() });
       ctx.mailer.close();
       await mail.stop();
       await db.drop();
+      const problems = takeViolations();
+      if (problems.length > 0) throw new Error(`outbound events broke the contract:\n${problems.join('\n')}`);
     },
   };
 }
@@ -109,5 +114,7 @@ export async function outbox(sql: Sql, type?: string): Promise<{ id: string; typ
     select id, type, data from webhook_events
     ${type ? sql`where type = ${type}` : sql``}
     order by id`;
-  return rows.map((r) => ({ id: r.id, type: r.type, data: r.data }));
+  const out = rows.map((r) => ({ id: r.id as string, type: r.type as string, data: r.data }));
+  out.forEach(checkOutboxRow);
+  return out;
 }

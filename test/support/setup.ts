@@ -1,5 +1,6 @@
 // Preloaded once per `bun test` run: starts the test PostgreSQL and its template database.
-import { afterAll } from 'bun:test';
+import { afterAll, afterEach } from 'bun:test';
+import { takeViolations } from './contract';
 import { startTestServer, type TestServer } from './postgres';
 
 declare global {
@@ -14,4 +15,10 @@ await globalThis.__partnerdTestServer;
 afterAll(async () => {
   const server = await globalThis.__partnerdTestServer;
   await server?.stop();
+});
+
+// webhook payloads that broke their documented schema during a test fail that test
+afterEach(() => {
+  const problems = takeViolations();
+  if (problems.length > 0) throw new Error(`outbound events broke the contract:\n${problems.join('\n')}`);
 });

@@ -3,6 +3,7 @@
 import { toOpenAPISchema } from '@elysiajs/openapi';
 import { Elysia, type AnyElysia } from 'elysia';
 import { SESSION_COOKIE } from '../auth/sessions';
+import { envelopeOf, EVENT_FIRES_WHEN, EVENT_TYPES } from '../webhooks/events';
 
 type Operation = { requestBody?: { content?: Record<string, { schema?: unknown }> } & Record<string, unknown>; security?: unknown[] };
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
@@ -45,6 +46,7 @@ export function openApiDocument(app: AnyElysia): Document {
     info: INFO,
     paths: generated.paths,
     components: { schemas: generated.components?.schemas ?? {}, securitySchemes: SECURITY_SCHEMES },
+    webhooks: outboundEvents(),
   };
 }
 
@@ -78,3 +80,42 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>
 `;
+
+const header = (name: string, description: string, example: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', examples: [example] },
+});
+
+// every delivery carries both signature schemes (modules/webhooks/signing.ts)
+const DELIVERY_HEADERS = [
+  header('x-service-event', 'The event type.', 'commission.accrued'),
+  header('x-service-delivery', 'Delivery id (the envelope id): dedupe on it.', 'evt_01jd8x0000000000000000000a'),
+  header('x-service-timestamp', 'Unix time in seconds; refuse it more than 300 s from your clock.', '1767225600'),
+  header('x-service-signature', 'Lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the endpoint secret (UTF-8).', '5d41402abc4b2a76b9719d911017c592…'),
+  header('webhook-id', 'Standard Webhooks: the message id (same as x-service-delivery).', 'evt_01jd8x0000000000000000000a'),
+  header('webhook-timestamp', 'Standard Webhooks: Unix time in seconds.', '1767225600'),
+  header('webhook-signature', 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret.', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+];
+
+/** The OpenAPI 3.1 `webhooks` section: what each subscribed endpoint receives, signed. */
+function outboundEvents() {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: type,
+          description: `${EVENT_FIRES_WHEN[type]} Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).`,
+          operationId: `event.${type}`,
+          tags: ['Outbound events'],
+          parameters: DELIVERY_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: envelopeOf(type) } } },
+          responses: { '2XX': { description: 'Received.' } },
+        },
+      },
+    ]),
+  );
+}

@@ -1,4 +1,5 @@
-// The event types of SPEC section 6 that endpoints can subscribe to.
+// The event types of SPEC section 6 that endpoints can subscribe to, and the schema of each payload.
+import { t, type Static, type TSchema } from 'elysia';
 
 export const EVENT_TYPES = [
   'attribution.created',
@@ -15,48 +16,97 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Payload (`data`) of each event type, as SPEC section 6 lists them. */
-export type EventPayloads = {
-  'attribution.created': {
-    attributionId: string;
-    eventId: string;
-    partnerId: string;
-    campaignId: string;
-    clickId: string;
-    model: string;
-    weight: number;
-    eventType: string;
-    eventValue: number;
-    commissionId: string | null;
-    commissionAmount: string | null;
-    commissionCurrency: string | null;
-  };
-  'commission.accrued': {
-    commissionId: string;
-    partnerId: string;
-    attributionId: string;
-    campaignId: string;
-    amount: string;
-    currency: string;
-    eventType: string;
-    eventValue: number;
-  };
-  'commission.approved': { commissionId: string; partnerId: string; amount: string; currency: string; approvedAt: string };
-  'commission.paid': { commissionId: string; payoutId: string; partnerId: string; amount: string; currency: string };
-  'commission.reversed': { commissionId: string; partnerId: string; amount: string; currency: string; reason: string };
-  'partner.created': {
-    partnerId: string;
-    email: string;
-    name: string;
-    activatedAt: string | null;
-    invited: boolean;
-    campaignIds: string[];
-  };
-  'partner.activated': { partnerId: string; email: string; name: string; activatedAt: string };
-  'partnership.approved': { partnerId: string; email: string; name: string; networkCreatorId: string; campaignIds: string[] };
-  'payout.created': { payoutId: string; partnerId: string; amount: string; currency: string; commissionCount: number };
-  'webhook.test': Record<string, unknown>;
+/** When each event fires (SPEC section 6). */
+export const EVENT_FIRES_WHEN: Record<EventType, string> = {
+  'attribution.created': 'A conversion event is attributed to a partner (after identity stitching).',
+  'commission.accrued': 'A commission enters the accrued state.',
+  'commission.approved': 'A commission is approved (manually or automatically after the holdback).',
+  'commission.paid': 'A commission is paid by the payout runner.',
+  'commission.reversed': 'A commission is reversed (refund, chargeback, fraud).',
+  'partner.created': 'A partner is inserted (admin invite, self-signup, or network federation).',
+  'partner.activated': 'An invited partner uses the magic link.',
+  'partnership.approved': "A network creator's partnership request is approved and the local partner is provisioned by federation.",
+  'payout.created': 'A payout batch is created (per partner, once per payout run).',
+  'webhook.test': 'Sent only by the test call.',
 };
+
+const Id = (example: string) => t.String({ examples: [example] });
+const Amount = t.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'Decimal string in major units, e.g. "12.50".', examples: ['12.50'] });
+const Currency = t.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.', examples: ['USD'] });
+const Time = t.String({ format: 'date-time' });
+
+/** Payload (`data`) of each event type, as SPEC section 6 lists them: the schema of record. */
+export const EVENT_DATA = {
+  'attribution.created': t.Object({
+    attributionId: Id('att_01jd8x0000000000000000000a'),
+    eventId: Id('evt_01jd8x0000000000000000000a'),
+    partnerId: Id('ptn_01jd8x0000000000000000000a'),
+    campaignId: Id('cmp_01jd8x0000000000000000000a'),
+    clickId: Id('clk_01jd8x0000000000000000000a'),
+    model: t.UnionEnum(['last_click', 'linear', 'position']),
+    weight: t.Number({ minimum: 0, maximum: 1, description: '1 for a single touch, fractional for multi-touch.' }),
+    eventType: t.String(),
+    eventValue: t.Number({ description: 'The event value in major units.' }),
+    commissionId: t.Nullable(t.String(), { description: 'Null when the rules yield no commission for this touch.' }),
+    commissionAmount: t.Nullable(Amount),
+    commissionCurrency: t.Nullable(Currency),
+  }),
+  'commission.accrued': t.Object({
+    commissionId: Id('com_01jd8x0000000000000000000a'),
+    partnerId: t.String(),
+    attributionId: t.String(),
+    campaignId: t.String(),
+    amount: Amount,
+    currency: Currency,
+    eventType: t.String(),
+    eventValue: t.Number(),
+  }),
+  'commission.approved': t.Object({ commissionId: t.String(), partnerId: t.String(), amount: Amount, currency: Currency, approvedAt: Time }),
+  'commission.paid': t.Object({ commissionId: t.String(), payoutId: Id('pay_01jd8x0000000000000000000a'), partnerId: t.String(), amount: Amount, currency: Currency }),
+  'commission.reversed': t.Object({
+    commissionId: t.String(),
+    partnerId: t.String(),
+    amount: Amount,
+    currency: Currency,
+    reason: t.String({ examples: ['refund', 'chargeback', 'fraud'] }),
+  }),
+  'partner.created': t.Object({
+    partnerId: t.String(),
+    email: t.String(),
+    name: t.String(),
+    activatedAt: t.Nullable(Time),
+    invited: t.Boolean({ description: 'Whether an invite email was sent.' }),
+    campaignIds: t.Array(t.String()),
+  }),
+  'partner.activated': t.Object({ partnerId: t.String(), email: t.String(), name: t.String(), activatedAt: Time }),
+  'partnership.approved': t.Object({
+    partnerId: t.String(),
+    email: t.String(),
+    name: t.String(),
+    networkCreatorId: t.String(),
+    campaignIds: t.Array(t.String()),
+  }),
+  'payout.created': t.Object({
+    payoutId: t.String(),
+    partnerId: t.String(),
+    amount: Amount,
+    currency: Currency,
+    commissionCount: t.Integer({ minimum: 0 }),
+  }),
+  'webhook.test': t.Record(t.String(), t.Unknown(), { description: 'A reachability check; its content is not part of the contract.' }),
+} satisfies Record<EventType, TSchema>;
+
+export type EventPayloads = { [K in EventType]: Static<(typeof EVENT_DATA)[K]> };
+
+/** The JSON body of every delivery. */
+export function envelopeOf<K extends EventType>(type: K) {
+  return t.Object({
+    id: t.String({ description: 'evt_<id>: the same for every delivery of this event (dedupe on it).' }),
+    event: t.Literal(type),
+    created: t.String({ format: 'date-time', description: 'ISO 8601 with milliseconds.' }),
+    data: EVENT_DATA[type],
+  });
+}
 
 /** What an endpoint may subscribe to: the event types, or `*` alone for all of them. */
 export const WILDCARD = '*';
