@@ -48,6 +48,28 @@ describe('signature and routing', () => {
     expect(res.status).toBe(400);
   });
 
+  test('a signature dated more than 300 s away, in the past or the future, is 400 and records nothing', async () => {
+    await referredUser(svc, { rules: RULES, userId: 'u_clock' });
+    await deliver(svc.url, stripeEvent('customer.updated', customer('cus_clock', 'u_clock')));
+    const count = async () => (await svc.sql`select count(*)::int as n from events`)[0]!.n;
+    const before = await count();
+    const nowMs = Date.now();
+    for (const timestamp of [Math.ceil(nowMs / 1000) + 301, Math.floor(nowMs / 1000) - 302]) {
+      const paid = stripeEvent('invoice.paid', invoice(`in_clock_${timestamp}`, 'cus_clock', 1000));
+      const res = await deliver(svc.url, paid, WEBHOOK_SECRET, timestamp);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_body');
+      expect(res.body.message).toContain('signature verification failed');
+    }
+    expect(await count()).toBe(before);
+    expect(await commissionsOf('u_clock')).toHaveLength(0);
+
+    // within 300 s either way is accepted (Stripe's clock may run a little ahead of ours)
+    const ahead = await deliver(svc.url, stripeEvent('invoice.paid', invoice('in_clock_ahead', 'cus_clock', 1000)), WEBHOOK_SECRET, Math.floor(Date.now() / 1000) + 299);
+    expect(ahead.status).toBe(200);
+    expect(await commissionsOf('u_clock')).toMatchObject([{ amount: 200n, status: 'accrued' }]);
+  });
+
   test('unknown event types are acknowledged and ignored', async () => {
     const res = await deliver(svc.url, stripeEvent('payment_method.attached', { id: 'pm_1', object: 'payment_method' }));
     expect(res.status).toBe(200);
