@@ -15,6 +15,13 @@ export type BillingAction =
    */
   | {
       kind: 'conversion';
+      /**
+       * The provider object this conversion is (invoice, transaction, order, subscription,
+       * customer), unique among the provider's objects: prefix the kind when ids are only unique
+       * per kind (`orders:123`). The core records one conversion per object, whatever event ids
+       * carry it.
+       */
+      objectId: string;
       customerId: string;
       userId: string | null;
       type: string;

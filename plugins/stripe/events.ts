@@ -18,6 +18,7 @@ function customerEvent(event: ProviderEvent, signup: boolean): BillingAction[] {
   if (signup) {
     actions.push({
       kind: 'conversion',
+      objectId: customer.id,
       customerId: customer.id,
       userId,
       type: 'signup',
@@ -38,6 +39,7 @@ function subscriptionCreated(event: ProviderEvent): BillingAction[] {
   return [
     {
       kind: 'conversion',
+      objectId: sub.id,
       customerId,
       userId: null,
       type: sub.status === 'trialing' ? 'trial_started' : 'subscription_created',
@@ -59,6 +61,7 @@ function invoicePaid(event: ProviderEvent): BillingAction[] {
   return [
     {
       kind: 'conversion',
+      objectId: invoice.id,
       customerId,
       userId: null,
       type: 'invoice_paid',

@@ -29,6 +29,23 @@ export function stripeClient(secretKey: string, apiUrl?: string): Stripe {
   });
 }
 
+/** How far a signature's timestamp may be from the server clock, either way (Stripe's default). */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+/**
+ * The `t=` of a Stripe-Signature header, read as the stripe package reads it (the last one wins).
+ * The package refuses a timestamp older than the tolerance but accepts any in the future, which
+ * would let a delivery signed ahead of time be replayed for as long as that lasts.
+ */
+function signedAt(header: string): number {
+  let seconds = Number.NaN;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') seconds = Number.parseInt(value ?? '', 10);
+  }
+  return seconds;
+}
+
 export function createStripePlugin(options: StripeOptions): BillingPlugin {
   // signature checks need no API key; a placeholder keeps the client happy when none is set
   const client = stripeClient(options.secretKey ?? 'sk_unset', options.apiUrl);
@@ -42,9 +59,14 @@ export function createStripePlugin(options: StripeOptions): BillingPlugin {
       let event: Stripe.Event;
       try {
         // only the async helper works under Bun (it uses Web Crypto)
-        event = await client.webhooks.constructEventAsync(rawBody, signature, options.webhookSecret);
+        event = await client.webhooks.constructEventAsync(rawBody, signature, options.webhookSecret, SIGNATURE_TOLERANCE_S);
       } catch (error) {
         throw new SignatureError(error instanceof Error ? error.message : 'signature mismatch');
+      }
+      const timestamp = signedAt(signature);
+      if (!Number.isFinite(timestamp)) throw new SignatureError('timestamp is not a number');
+      if (timestamp * 1000 - Date.now() > SIGNATURE_TOLERANCE_S * 1000) {
+        throw new SignatureError(`timestamp more than ${SIGNATURE_TOLERANCE_S} s in the future`);
       }
       return { id: event.id, type: event.type, createdAt: new Date(event.created * 1000 + 999), object: event.data.object };
     },

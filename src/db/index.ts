@@ -5,7 +5,9 @@ import type { Logger } from '../lib/log';
 import { startEmbeddedPostgres } from './embedded';
 
 export type Sql = postgres.Sql<{ bigint: bigint }>;
-export type Tx = postgres.TransactionSql<{ bigint: bigint }> | Sql;
+/** A transaction: what a function needs when its advisory locks must last until the caller commits. */
+export type Transaction = postgres.TransactionSql<{ bigint: bigint }>;
+export type Tx = Transaction | Sql;
 
 export function openSql(url: string, options: { max?: number } = {}): Sql {
   const parsed = new URL(url);

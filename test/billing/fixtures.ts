@@ -147,10 +147,10 @@ export function dispute(id: string, chargeId: string, paymentIntent: string, amo
   };
 }
 
-/** Posts an event the way Stripe does: exact raw body, Stripe-Signature header. */
-export async function deliver(baseUrl: string, event: object, secret = WEBHOOK_SECRET) {
+/** Posts an event the way Stripe does: exact raw body, Stripe-Signature header (signed at `timestamp`, unix seconds). */
+export async function deliver(baseUrl: string, event: object, secret = WEBHOOK_SECRET, timestamp?: number) {
   const payload = JSON.stringify(event);
-  const header = await signer.webhooks.generateTestHeaderStringAsync({ payload, secret });
+  const header = await signer.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp });
   const res = await fetch(`${baseUrl}/webhooks/stripe`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'stripe-signature': header },

@@ -48,6 +48,28 @@ describe('signature and routing', () => {
     expect(res.status).toBe(400);
   });
 
+  test('a signature dated more than 300 s away, in the past or the future, is 400 and records nothing', async () => {
+    await referredUser(svc, { rules: RULES, userId: 'u_clock' });
+    await deliver(svc.url, stripeEvent('customer.updated', customer('cus_clock', 'u_clock')));
+    const count = async () => (await svc.sql`select count(*)::int as n from events`)[0]!.n;
+    const before = await count();
+    const nowMs = Date.now();
+    for (const timestamp of [Math.ceil(nowMs / 1000) + 301, Math.floor(nowMs / 1000) - 302]) {
+      const paid = stripeEvent('invoice.paid', invoice(`in_clock_${timestamp}`, 'cus_clock', 1000));
+      const res = await deliver(svc.url, paid, WEBHOOK_SECRET, timestamp);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_body');
+      expect(res.body.message).toContain('signature verification failed');
+    }
+    expect(await count()).toBe(before);
+    expect(await commissionsOf('u_clock')).toHaveLength(0);
+
+    // within 300 s either way is accepted (Stripe's clock may run a little ahead of ours)
+    const ahead = await deliver(svc.url, stripeEvent('invoice.paid', invoice('in_clock_ahead', 'cus_clock', 1000)), WEBHOOK_SECRET, Math.floor(Date.now() / 1000) + 299);
+    expect(ahead.status).toBe(200);
+    expect(await commissionsOf('u_clock')).toMatchObject([{ amount: 200n, status: 'accrued' }]);
+  });
+
   test('unknown event types are acknowledged and ignored', async () => {
     const res = await deliver(svc.url, stripeEvent('payment_method.attached', { id: 'pm_1', object: 'payment_method' }));
     expect(res.status).toBe(200);
@@ -123,6 +145,64 @@ describe('mapping Stripe events to conversions', () => {
     await deliver(svc.url, stripeEvent('invoice.paid', invoice('in_jpy', 'cus_jpy', 5000, { currency: 'jpy' })));
     expect(await eventsOf('u_jpy')).toMatchObject([{ amount: 5000n, currency: 'JPY' }]);
     expect(await commissionsOf('u_jpy')).toMatchObject([{ amount: 1000n, currency: 'JPY' }]);
+  });
+});
+
+describe('one conversion per Stripe object, whatever event ids carry it', () => {
+  test('the same invoice under a second event id records one event and one commission', async () => {
+    await referredUser(svc, { rules: RULES, userId: 'u_twice' });
+    await deliver(svc.url, stripeEvent('customer.updated', customer('cus_twice', 'u_twice')));
+    const object = invoice('in_twice', 'cus_twice', 4900, { paymentIntent: 'pi_twice' });
+    const first = await deliver(svc.url, stripeEvent('invoice.paid', object, 'evt_twice_1'));
+    const second = await deliver(svc.url, stripeEvent('invoice.paid', object, 'evt_twice_2'));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const events = await eventsOf('u_twice');
+    expect(events).toHaveLength(1);
+    expect(second.body.actions).toEqual([`invoice_paid ${events[0]!.id} (already recorded)`]);
+    expect(await commissionsOf('u_twice')).toMatchObject([{ amount: 980n, status: 'accrued' }]);
+    const [row] = await svc.sql`select event_id, provider_event_id from billing_conversions where provider = 'stripe' and object_id = 'in_twice'`;
+    expect(row).toEqual({ event_id: events[0]!.id, provider_event_id: 'evt_twice_1' });
+  });
+
+  test('event ids delivered at the same moment for one invoice record it once', async () => {
+    const chain = await referredUser(svc, { rules: RULES, userId: 'u_race' });
+    await deliver(svc.url, stripeEvent('customer.updated', customer('cus_race', 'u_race')));
+    const object = invoice('in_race', 'cus_race', 10000, { paymentIntent: 'pi_race' });
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => deliver(svc.url, stripeEvent('invoice.paid', object, `evt_race_${i}`))));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.body.actions[0].endsWith('(already recorded)'))).toHaveLength(5);
+    expect(await eventsOf('u_race')).toHaveLength(1);
+    expect(await commissionsOf('u_race')).toMatchObject([{ amount: 2000n, status: 'accrued' }]);
+    const accrued = (await outbox(svc.sql, 'commission.accrued')).filter((e) => e.data.partnerId === chain.partnerId);
+    expect(accrued).toHaveLength(1);
+  });
+
+  test('customer.created and customer.subscription.created under two event ids record once each', async () => {
+    await referredUser(svc, { rules: RULES, userId: 'u_dup' });
+    const created = customer('cus_dup', 'u_dup');
+    const sub = subscription('sub_dup', 'cus_dup', 'active');
+    await Promise.all([
+      deliver(svc.url, stripeEvent('customer.created', created, 'evt_dup_c1')),
+      deliver(svc.url, stripeEvent('customer.created', created, 'evt_dup_c2')),
+    ]);
+    await Promise.all([
+      deliver(svc.url, stripeEvent('customer.subscription.created', sub, 'evt_dup_s1')),
+      deliver(svc.url, stripeEvent('customer.subscription.created', sub, 'evt_dup_s2')),
+    ]);
+    expect((await eventsOf('u_dup')).map((e) => e.type)).toEqual(['signup', 'subscription_created']);
+    expect((await commissionsOf('u_dup')).map((c) => c.amount)).toEqual([500n, 1000n]);
+  });
+
+  test('an invoice of an unknown customer under two event ids is kept once and replayed once', async () => {
+    await referredUser(svc, { rules: RULES, userId: 'u_twice_late' });
+    const object = invoice('in_twice_late', 'cus_twice_late', 3000);
+    await deliver(svc.url, stripeEvent('invoice.paid', object, 'evt_twice_late_1'));
+    await deliver(svc.url, stripeEvent('invoice.paid', object, 'evt_twice_late_2'));
+    expect(await svc.sql`select 1 from events where user_id = 'stripe:cus_twice_late'`).toHaveLength(1);
+    await deliver(svc.url, stripeEvent('customer.updated', customer('cus_twice_late', 'u_twice_late')));
+    await deliver(svc.url, stripeEvent('invoice.paid', object, 'evt_twice_late_3'));
+    expect(await eventsOf('u_twice_late')).toHaveLength(1);
+    expect(await commissionsOf('u_twice_late')).toMatchObject([{ amount: 600n, status: 'accrued' }]);
   });
 });
 

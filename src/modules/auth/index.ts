@@ -15,7 +15,8 @@ import {
   SessionResponses,
   SignUpBody,
 } from './model';
-import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
+import { takeSignInRequest } from './limit';
+import { consumeLink, requestMagicLink, SENT, signUp } from './service';
 import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
 
 const publicKey = (k: ApiKeyRecord) => ({
@@ -73,14 +74,13 @@ export function apiKeyRoutes(ctx: AppContext) {
 
 /** Browser-facing sign-in routes; not under /v1, their links are in emails. */
 export function sessionRoutes(ctx: AppContext) {
-  const perEmail = signInLimiter(ctx);
   const cookie = (value: string, maxAge: number) => sessionCookie(ctx.config.baseUrl, value, maxAge);
 
   return new Elysia({ detail: { tags: ['Sign-in'] } } as never)
     .post(
       '/auth/magic-link',
       async ({ body, set }) => {
-        perEmail(`link:${body.email.toLowerCase()}`);
+        await takeSignInRequest(ctx.sql, body.email);
         await requestMagicLink(ctx, body.email);
         set.status = 202;
         return SENT;
@@ -90,7 +90,7 @@ export function sessionRoutes(ctx: AppContext) {
     .post(
       '/auth/signup',
       async ({ body, set }) => {
-        perEmail(`signup:${body.email.toLowerCase()}`);
+        await takeSignInRequest(ctx.sql, body.email);
         await signUp(ctx, body);
         set.status = 202;
         return { ok: true, message: 'Check your inbox for a link to activate your account.' };

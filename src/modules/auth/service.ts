@@ -1,22 +1,11 @@
 // Sign-in flows: asking for a magic link, consuming one, self-signup.
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { createRateLimiter } from '../../lib/ratelimit';
-import { MINUTE } from '../../lib/time';
 import { sendQuietly } from '../../mail';
 import { revokedEmail, signInEmail } from '../../mail/templates';
 import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../partners/service';
 import { consumeMagicLink, issueMagicLink, magicLinkUrl } from './magic';
 import { createSession } from './sessions';
-
-const limiters = new WeakMap<AppContext, ReturnType<typeof createRateLimiter>>();
-
-/** Mail-sending sign-in requests per email, shared by the JSON routes and the web forms. */
-export function signInLimiter(ctx: AppContext) {
-  let limiter = limiters.get(ctx);
-  if (!limiter) limiters.set(ctx, (limiter = createRateLimiter(5, 15 * MINUTE)));
-  return limiter;
-}
 
 /** The answer to a sign-in request, the same for any email. */
 export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };

@@ -1,7 +1,7 @@
 // Conversion-event intake: validation, idempotency, and the one-transaction pipeline
 // event -> attribution -> commissions -> outbox (DESIGN.md "Attribution").
 import type { AppContext } from '../../context';
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
 import { sha256 } from '../../lib/crypto';
 import { AppError, conflict, invalidField } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -119,14 +119,16 @@ function requestHash(input: EventInput, occurredAt: Date | null): string {
 }
 
 /**
- * Records an event and runs attribution and accrual in ONE transaction. With an idempotency key,
- * a transaction-scoped advisory lock on the key serialises concurrent duplicates: the first
- * records, the others find its row once it commits and answer it (or 409 on another body).
+ * Records an event and runs attribution and accrual in ONE transaction (the caller's `tx` when
+ * given: a billing conversion commits with its dedupe row). With an idempotency key, a
+ * transaction-scoped advisory lock on the key serialises concurrent duplicates: the first records,
+ * the others find its row once it commits and answer it (or 409 on another body).
  */
-export async function recordEvent(ctx: AppContext, input: EventInput): Promise<RecordedEvent> {
+export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Transaction): Promise<RecordedEvent> {
   const occurredAt = checkEventInput(input, input.source === 'api' ? 'amount' : 'value');
   const hash = requestHash(input, occurredAt);
-  return ctx.sql.begin(async (sql) => {
+  const inTransaction = (body: (sql: Transaction) => Promise<RecordedEvent>) => (tx ? body(tx) : ctx.sql.begin(body));
+  return inTransaction(async (sql) => {
     if (input.idempotencyKey !== undefined) {
       await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:event-key:' + input.idempotencyKey}, 0))`;
       const [existing] = await sql`select * from events where idempotency_key = ${input.idempotencyKey}`;

@@ -4,7 +4,8 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
-import { requestMagicLink, SENT, signInLimiter } from '../../modules/auth/service';
+import { takeSignInRequest } from '../../modules/auth/limit';
+import { requestMagicLink, SENT } from '../../modules/auth/service';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
 import { Email } from '../../modules/partners/model';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
@@ -42,7 +43,6 @@ function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErr
 
 export function adminRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
-  const perEmail = signInLimiter(ctx);
   const kit = adminKit(ctx);
 
   return new Elysia({ detail: { hide: true } } as never)
@@ -65,7 +65,7 @@ export function adminRoutes(ctx: AppContext) {
       const errors = schemaErrors(t.Object({ email: Email }), { email });
       if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} />, { status: 400 });
       try {
-        perEmail(`link:${email.toLowerCase()}`);
+        await takeSignInRequest(ctx.sql, email);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} />, { status: error.status });

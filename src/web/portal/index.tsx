@@ -5,7 +5,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
-import { requestMagicLink, SENT, signInLimiter, signUp, signupOpen } from '../../modules/auth/service';
+import { takeSignInRequest } from '../../modules/auth/limit';
+import { requestMagicLink, SENT, signUp, signupOpen } from '../../modules/auth/service';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
 import { listCampaigns } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
@@ -42,7 +43,6 @@ const CursorQuery = t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }
 
 export function portalRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
-  const perEmail = signInLimiter(ctx);
 
   /** Runs `view` for a signed-in partner; signed out goes to sign-in, revoked sees the reason only. */
   async function partnerPage(request: Request, view: (page: PartnerPage) => Promise<Response> | Response): Promise<Response> {
@@ -108,7 +108,7 @@ export function portalRoutes(ctx: AppContext) {
             return render(<SignInPage csrf={csrf} email={email} errors={errors} signupOpen={open} />, { status: 400 });
           }
           try {
-            perEmail(`link:${email.toLowerCase()}`);
+            await takeSignInRequest(ctx.sql, email);
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             // the limit is per email: say so beside the email field
@@ -129,7 +129,7 @@ export function portalRoutes(ctx: AppContext) {
           const errors = schemaErrors(t.Object({ email: Email, name: Name }), values);
           if (Object.keys(errors).length > 0) return render(<SignUpPage csrf={csrf} values={values} errors={errors} />, { status: 400 });
           try {
-            perEmail(`signup:${values.email.toLowerCase()}`);
+            await takeSignInRequest(ctx.sql, values.email);
             await signUp(ctx, values);
           } catch (error) {
             if (error instanceof AppError && error.code === 'forbidden') return render(<SignupClosedPage />, { status: 404 });
