@@ -1,10 +1,10 @@
-// Small shared pieces of the HTTP layer: pagination query, id params, JSON null answers.
-import { t, type TSchema } from 'elysia';
+// Small shared pieces of the HTTP layer: pagination query, list filters, answer schemas, JSON null.
 import type { TArray, TString } from '@sinclair/typebox';
-
-type TNullable<T extends TSchema> = ReturnType<typeof t.Nullable<T>>;
+import { t, type TSchema } from 'elysia';
 import { AppError, ERROR_STATUS, type ErrorCode } from './errors';
 import { isId, type IdKind } from './ids';
+
+type TNullable<T extends TSchema> = ReturnType<typeof t.Nullable<T>>;
 
 /** `limit` 1-200 (default 100) and an opaque `cursor`, the same on every list. */
 export const PageQuery = {
@@ -13,6 +13,17 @@ export const PageQuery = {
 };
 
 export type Page = { limit: number; cursor?: string };
+
+/**
+ * An optional query parameter taking one of `values` (a list filter such as `status`). Absent, it
+ * filters nothing. Not a bare `t.Optional(t.UnionEnum(...))`: Elysia gives a UnionEnum its first
+ * value as a `default`, and fills defaults into absent query parameters, so `GET /commissions`
+ * would list only `accrued` ones. The schema keeps `enum` (OpenAPI, "must be one of" errors).
+ */
+export function QueryEnum<const T extends Readonly<[string, ...string[]]>>(values: T, options: { description?: string } = {}) {
+  const { default: _first, ...schema } = t.UnionEnum(values, options);
+  return t.Optional(schema as ReturnType<typeof t.UnionEnum<T>>);
+}
 
 /** Checks the cursor has the shape of the list's ids; a garbled cursor is a 400, not an empty page. */
 export function readPage(query: { limit?: string; cursor?: string }, kind: IdKind): Page {

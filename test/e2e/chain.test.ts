@@ -1,6 +1,7 @@
 // The whole chain over HTTP, as an operator wires it: share link -> redirect -> identify -> event
 // -> attribution -> commission -> approval -> payout, with the signed webhooks a subscriber receives.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { newId } from '../../src/lib/ids';
 import { campaign, click, identify, partner } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { outbox, startService, type TestService } from '../support/service';
@@ -113,8 +114,10 @@ describe('every attribution status', () => {
   test('outside_window: the only click is older than the window', async () => {
     const partnerId = await partner(svc, 'old@example.com', [campaignId]);
     const { clickId } = await click(svc, campaignId, partnerId);
-    await identify(svc, 'late_buyer', [clickId]);
-    await svc.sql`update clicks set created_at = now() - interval '3 days' where id = ${clickId}`;
+    // the visit was three days ago: a click's time is the one in its id
+    const threeDaysAgo = newId('click', Date.now() - 3 * 86_400_000);
+    await svc.sql`update clicks set id = ${threeDaysAgo} where id = ${clickId}`;
+    await identify(svc, 'late_buyer', [threeDaysAgo]);
     await svc.api('PATCH', '/v1/settings', { body: { attributionWindowDays: 2 } });
     const res = await track('late_buyer', 10);
     expect(res.body.attribution.status).toBe('outside_window');

@@ -41,9 +41,9 @@ test('a row the database refuses for good is dropped alone; the rest of its batc
   expect(lines.some((l) => l.includes('click dropped') && l.includes(bad.id))).toBe(true);
 });
 
-test('created_at keeps the millisecond of the click', async () => {
+test("created_at is the millisecond in the click's id", async () => {
   const buffer = new ClickBuffer(svc.sql, createLogger('silent'));
-  const click = { ...row(), created_at: Date.UTC(2026, 0, 2, 3, 4, 5, 678) };
+  const click = { ...row(), id: newId('click', Date.UTC(2026, 0, 2, 3, 4, 5, 678)) };
   buffer.add(click);
   await buffer.close();
   const [stored] = await svc.sql`select created_at from clicks where id = ${click.id}`;

@@ -45,10 +45,11 @@ export async function link(sql: Sql, partnerId: string, campaignId: string): Pro
 export async function click(sql: Sql, options: { partnerId: string; campaignId: string; at?: Date }): Promise<string> {
   const [existing] = await sql`select id from links where partner_id = ${options.partnerId} and campaign_id = ${options.campaignId} limit 1`;
   const linkId = existing?.id ?? (await link(sql, options.partnerId, options.campaignId));
-  const id = newId('click');
+  // a click's created_at is the time in its id
+  const id = newId('click', options.at);
   await sql`
-    insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, created_at)
-    values (${id}, ${linkId}, ${options.partnerId}, ${options.campaignId}, 'iphash', 'test-agent', null, ${options.at ?? new Date()})`;
+    insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer)
+    values (${id}, ${linkId}, ${options.partnerId}, ${options.campaignId}, 'iphash', 'test-agent', null)`;
   return id;
 }
 

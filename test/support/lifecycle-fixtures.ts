@@ -36,9 +36,11 @@ export type CommissionInput = {
 
 /** One commission with its event and attribution; answers its id. */
 export async function insertCommission(sql: Sql, input: CommissionInput): Promise<string> {
-  const eventId = newId('event');
-  const attributionId = newId('attribution');
-  const id = newId('commission');
+  // created_at is the time in the id: an older commission is one with an id minted back then
+  const at = input.ageDays ? Date.now() - input.ageDays * 86_400_000 : undefined;
+  const eventId = newId('event', at);
+  const attributionId = newId('attribution', at);
+  const id = newId('commission', at);
   const currency = input.currency ?? 'USD';
   const status = input.status ?? 'accrued';
   const age = `${input.ageDays ?? 0} days`;
@@ -52,11 +54,11 @@ export async function insertCommission(sql: Sql, input: CommissionInput): Promis
       values (${attributionId}, ${eventId}, ${userId}, ${newId('click')}, ${input.partnerId}, ${input.campaignId}, 'last_click', 1)`;
     await tx`
       insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency,
-                               event_type, event_value, status, holdback_days, approved_at, paid_at, payout_id, created_at)
+                               event_type, event_value, status, holdback_days, approved_at, paid_at, payout_id)
       values (${id}, ${attributionId}, ${eventId}, ${input.partnerId}, ${input.campaignId}, ${userId}, ${BigInt(input.amount)},
               ${currency}, 'invoice_paid', ${BigInt(input.amount) * 10n}, ${status}, ${input.holdbackDays ?? 30},
               ${status === 'approved' || status === 'paid' ? new Date() : null}, ${status === 'paid' ? new Date() : null},
-              ${input.payoutId ?? null}, now() - ${age}::interval)`;
+              ${input.payoutId ?? null})`;
   });
   return id;
 }
@@ -85,8 +87,8 @@ export async function eventsFor(sql: Sql, type: string, commissionId: string) {
 
 /**
  * Many approved commissions at once, set-based (for the replica test and bench/payouts): `partners`
- * partners, `perPartner` commissions each, in `currency`, amounts 1.00-9.99. Answers the partner ids'
- * common prefix so callers can find them.
+ * partners, `perPartner` commissions each, in `currency`, amounts 1.00-9.99, accrued 40 days ago.
+ * Answers the tag in the ids and emails of this batch.
  */
 export async function seedApprovedCommissions(
   sql: Sql,
@@ -95,7 +97,10 @@ export async function seedApprovedCommissions(
   const tag = newId('partner').slice(-6);
   const currency = input.currency ?? 'USD';
   const total = input.partners * input.perPartner;
-  const id = (prefix: string, n: string) => sql`${prefix + '_' + tag} || lpad(to_hex(${sql.unsafe(n)}), 20, '0')`;
+  // `<prefix>_<10 time chars><tag><10 hex digits of n>`: the time chars date the row (its created_at)
+  const now = newId('partner').slice(4, 14);
+  const accrued = newId('commission', Date.now() - 40 * 86_400_000).slice(4, 14);
+  const id = (prefix: string, n: string, time = now) => sql`${`${prefix}_${time}${tag}`} || lpad(to_hex(${sql.unsafe(n)}), 10, '0')`;
   const campaignId = newId('campaign');
   await sql`insert into campaigns (id, name, destination_url, currency) values (${campaignId}, 'Bulk', 'https://example.com/', ${currency})`;
   await sql`
@@ -113,9 +118,9 @@ export async function seedApprovedCommissions(
     from generate_series(1, ${total}) n`;
   await sql`
     insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency,
-                             event_type, event_value, status, holdback_days, approved_at, created_at)
-    select ${id('com', 'n')}, ${id('att', 'n')}, ${id('evt', 'n')}, ${id('ptn', `((n - 1) % ${input.partners}) + 1`)},
-           ${campaignId}, 'u' || n, 100 + n % 900, ${currency}, 'invoice_paid', 10000, 'approved', 30, now(), now() - interval '40 days'
+                             event_type, event_value, status, holdback_days, approved_at)
+    select ${id('com', 'n', accrued)}, ${id('att', 'n')}, ${id('evt', 'n')}, ${id('ptn', `((n - 1) % ${input.partners}) + 1`)},
+           ${campaignId}, 'u' || n, 100 + n % 900, ${currency}, 'invoice_paid', 10000, 'approved', 30, now()
     from generate_series(1, ${total}) n`;
   return { tag, commissions: total };
 }

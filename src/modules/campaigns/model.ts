@@ -1,6 +1,6 @@
 // Request schemas of the campaign API.
 import { t } from 'elysia';
-import { PageQuery } from '../../lib/http';
+import { PageQuery, QueryEnum } from '../../lib/http';
 import { Rules } from './rules';
 
 const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
@@ -26,8 +26,7 @@ export const UpdateCampaignBody = t.Object({
 });
 
 export const ListCampaignsQuery = t.Object({
-  // a string pattern, not UnionEnum: Elysia fills an absent optional query enum with its first value
-  archived: t.Optional(t.String({ pattern: '^(true|false)$', error: 'must be true or false', description: 'Only archived (true) or only live (false) campaigns.' })),
+  archived: QueryEnum(['true', 'false'], { description: 'Only archived (true) or only live (false) campaigns.' }),
   ...PageQuery,
 });
 

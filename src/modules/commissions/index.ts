@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { invalidField } from '../../lib/errors';
-import { PageQuery, paginate, readPage } from '../../lib/http';
+import { PageQuery, paginate, QueryEnum, readPage } from '../../lib/http';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
 import { COMMISSION_STATUSES, getCommission, listCommissions } from './service';
 
@@ -10,7 +10,7 @@ import { COMMISSION_STATUSES, getCommission, listCommissions } from './service';
 const IdText = t.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
 
 const ListCommissionsQuery = t.Object({
-  status: t.Optional(t.UnionEnum([...COMMISSION_STATUSES])),
+  status: QueryEnum(COMMISSION_STATUSES),
   partnerId: t.Optional(IdText),
   campaignId: t.Optional(IdText),
   from: t.Optional(t.String({ maxLength: 40, description: 'createdAt at or after (ISO 8601).' })),

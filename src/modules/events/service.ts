@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import type { Sql, Transaction, Tx } from '../../db';
 import { sha256 } from '../../lib/crypto';
 import { AppError, conflict, invalidField } from '../../lib/errors';
-import { newId } from '../../lib/ids';
+import { idTime, newId } from '../../lib/ids';
 import { exponentOf } from '../../lib/money';
 import { iso } from '../../lib/time';
 import type { AttributionModel } from '../attribution/models';
@@ -138,12 +138,12 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
       }
     }
     // one user at a time: their first attributed event creates the referral, and maxOccurrences counts
-    const [locked] = await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:user:' + input.userId}, 0)), now() as now`;
-    // the default occurredAt is the database's transaction time, which is also the event's createdAt
-    const when = occurredAt ?? (locked!.now as Date);
+    await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:user:' + input.userId}, 0))`;
+    const id = newId('event');
+    // the default occurredAt is the event's createdAt: the time in its id
+    const when = occurredAt ?? idTime(id);
     const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when });
 
-    const id = newId('event');
     const [row] = await sql`
       insert into events (id, user_id, type, amount, currency, occurred_at, metadata, idempotency_key, request_hash, source,
                           attribution_status, attribution_model)

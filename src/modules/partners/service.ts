@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context';
 import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
-import { newId } from '../../lib/ids';
+import { idTime, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
@@ -138,7 +138,7 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
     const inserted = await tx`
       insert into partners (id, email, name, metadata, activated_at)
       values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as never)},
-              ${sendInvite ? null : tx`now()`})
+              ${sendInvite ? null : idTime(id)})
       on conflict (email) do nothing
       returning id`;
     if (inserted.length === 0) throw conflict(`a partner with email ${email} already exists`);

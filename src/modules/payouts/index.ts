@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/errors';
-import { PageQuery, paginate, readPage } from '../../lib/http';
+import { PageQuery, paginate, QueryEnum, readPage } from '../../lib/http';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
 import type { Principal } from '../auth/scopes';
 import { actorOf } from '../commissions/lifecycle';
@@ -24,8 +24,7 @@ const PayoutParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 const FilterQuery = {
   partnerId: t.Optional(t.String({ maxLength: 64 })),
-  // not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value
-  status: t.Optional(t.Union(PAYOUT_STATUSES.map((s) => t.Literal(s)))),
+  status: QueryEnum(PAYOUT_STATUSES),
   currency: t.Optional(t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code.' })),
 };
 

@@ -8,7 +8,6 @@ import {
   CreateEndpointBody,
   DeleteQuery,
   DeliveryParams,
-  deliveryStatus,
   EndpointParams,
   ListDeliveriesQuery,
   ListEndpointsQuery,
@@ -78,7 +77,7 @@ export function webhookRoutes(ctx: AppContext) {
       '/webhooks/:id/deliveries',
       async ({ params, query }) => {
         const page = readPage(query, 'event');
-        const rows = await listDeliveries(ctx.sql, params.id, { ...page, status: deliveryStatus(query.status), event: query.event });
+        const rows = await listDeliveries(ctx.sql, params.id, { ...page, status: query.status, event: query.event });
         const { items, nextCursor } = paginate(rows, page.limit);
         return { deliveries: items, nextCursor };
       },

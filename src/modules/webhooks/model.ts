@@ -1,7 +1,7 @@
 // Request schemas of the webhook management API.
 import { t } from 'elysia';
 import { invalidField } from '../../lib/errors';
-import { PageQuery } from '../../lib/http';
+import { PageQuery, QueryEnum } from '../../lib/http';
 
 /** Longest subscriber URL, counted in its stored (percent-encoded) form. */
 export const MAX_URL_LENGTH = 2048;
@@ -32,27 +32,19 @@ export const ListEndpointsQuery = t.Object({
 });
 
 export const ListDeliveriesQuery = t.Object({
-  status: t.Optional(t.String({ maxLength: 20, description: 'pending, succeeded or failed' })),
+  status: QueryEnum(['pending', 'succeeded', 'failed']),
   event: t.Optional(t.String({ maxLength: 64 })),
   ...PageQuery,
 });
 
 export const DeleteQuery = t.Object({ hard: t.Optional(t.String({ maxLength: 5, description: '1 (or true) deletes for good' })) });
 
-// (plain strings checked by hand: an optional enum in a query gets its first value as a default)
+/** A yes/no query parameter: true or false, or 1 or 0 (what `?hard=1` users type). */
 export function queryFlag(field: string, value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   if (value === '1' || value === 'true') return true;
   if (value === '0' || value === 'false') return false;
   throw invalidField(field, 'must be true or false (or 1 / 0)', 'invalid_query');
-}
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-
-export function deliveryStatus(value: string | undefined): (typeof DELIVERY_STATUSES)[number] | undefined {
-  if (value === undefined) return undefined;
-  if ((DELIVERY_STATUSES as readonly string[]).includes(value)) return value as (typeof DELIVERY_STATUSES)[number];
-  throw invalidField('status', 'must be one of "pending", "succeeded", "failed"', 'invalid_query');
 }
 
 export const TestQuery = t.Object({ event: t.Optional(t.String({ maxLength: 64 })) });
