@@ -51,7 +51,8 @@ export function createApp(ctx: AppContext) {
     })
     .use(
       openapi({
-        path: '/docs',
+        // the document only: /docs is our own page (src/web/docs.tsx), its viewer served locally
+        provider: null,
         specPath: '/openapi.json',
         documentation: {
           info: { title: 'Partnerd API', version: '1', description: 'Partners, conversion events, commissions, payouts and webhooks.' },
@@ -64,7 +65,7 @@ export function createApp(ctx: AppContext) {
     )
     .use(systemRoutes(ctx))
     .use(sessionRoutes(ctx))
-    // server-rendered pages and their assets (/portal, /assets)
+    // server-rendered pages and their assets (/portal, /admin, /docs, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth
     .use(redirectRoutes(ctx))

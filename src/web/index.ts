@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
 import { adminRoutes } from './admin';
+import { docsRoutes } from './docs';
 import { portalRoutes } from './portal';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
@@ -24,6 +25,7 @@ export function webRoutes(ctx: AppContext) {
         headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
       });
     })
+    .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(adminRoutes(ctx));
 }
