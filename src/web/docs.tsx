@@ -34,6 +34,7 @@ function DocsPage() {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Partnerd API</title>
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
       </head>
       <body>
         <script id="api-reference" type="application/json" data-configuration={JSON.stringify(CONFIGURATION)}></script>
