@@ -24,6 +24,7 @@ import { systemRoutes } from './modules/system';
 import { openApiRoutes } from './modules/system/openapi';
 import { webhookRoutes } from './modules/webhooks';
 import { webRoutes } from './web';
+import { errorPage, isPagePath } from './web/errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -51,14 +52,14 @@ export function createApp(ctx: AppContext) {
       const body = toErrorBody(error, code, request.method);
       const status = ERROR_STATUS[body.code];
       if (status >= 500) ctx.log.error('request failed', { requestId: requestIds.get(request), path, error });
-      return Response.json(body, { status });
+      return errorAnswer(ctx, request, body, status);
     })
     // Elysia answers a bare null with an empty body; a documented null is the JSON null
     .mapResponse({ as: 'global' }, ({ responseValue }) => (responseValue === null ? jsonNull() : undefined))
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
     .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx)))
-    // server-rendered pages and their assets (/portal, /assets)
+    // server-rendered pages and their assets (/portal, /admin, /docs, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth
     .use(redirectRoutes(ctx))
@@ -89,7 +90,7 @@ export function createFetch(ctx: AppContext, app: App) {
       response = await app.handle(await limitBody(request));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      response = Response.json(error.toBody(), { status: error.status });
+      response = await errorAnswer(ctx, request, error.toBody(), error.status);
     }
     response.headers.set('x-request-id', requestId);
     const seconds = (performance.now() - started) / 1000;
@@ -108,6 +109,12 @@ export function createFetch(ctx: AppContext, app: App) {
     });
     return response;
   };
+}
+
+/** An error's answer: the API's JSON `{code, message, details?}`, or an HTML page on the page paths. */
+function errorAnswer(ctx: AppContext, request: Request, body: ErrorBody, status: number): Response | Promise<Response> {
+  if (isPagePath(new URL(request.url).pathname)) return errorPage(ctx, request, body, status);
+  return Response.json(body, { status });
 }
 
 function safeRequestId(value: string | null): string | undefined {

@@ -3,27 +3,35 @@ import { readFileSync } from 'node:fs';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
 import { adminRoutes } from './admin';
+import { docsRoutes } from './docs';
 import { portalRoutes } from './portal';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
   'copy.js': { file: 'assets/copy.js', type: 'text/javascript; charset=utf-8' },
+  // the page layouts link the SVG; /favicon.ico is for browsers and tools that ask for it anyway
+  'favicon.svg': { file: 'assets/favicon.svg', type: 'image/svg+xml' },
+  'favicon.ico': { file: 'assets/favicon.ico', type: 'image/x-icon' },
 };
 
 /** Static files, read once; the names are few and fixed, so no request path ever reaches the disk. */
 const assets = new Map(
-  Object.entries(ASSETS).map(([name, { file, type }]) => [name, { body: readFileSync(new URL(file, import.meta.url), 'utf8'), type }]),
+  Object.entries(ASSETS).map(([name, { file, type }]) => [name, { body: readFileSync(new URL(file, import.meta.url)), type }]),
 );
+
+function asset(name: string): Response {
+  const found = assets.get(name);
+  if (!found) return new Response('not found', { status: 404 });
+  return new Response(found.body, {
+    headers: { 'content-type': found.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
+  });
+}
 
 export function webRoutes(ctx: AppContext) {
   return new Elysia({ detail: { hide: true } } as never)
-    .get('/assets/:name', ({ params }) => {
-      const asset = assets.get(params.name);
-      if (!asset) return new Response('not found', { status: 404 });
-      return new Response(asset.body, {
-        headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
-      });
-    })
+    .get('/assets/:name', ({ params }) => asset(params.name))
+    .get('/favicon.ico', () => asset('favicon.ico'))
+    .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(adminRoutes(ctx));
 }

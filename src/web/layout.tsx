@@ -20,6 +20,7 @@ export function Layout(props: {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title safe>{`${props.title} · Partnerd`}</title>
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/style.css" />
         {(props.scripts ?? []).map((src) => (
           <script src={src} defer></script>

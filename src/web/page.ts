@@ -10,7 +10,7 @@ export function escapeHtml(value: string): string {
 export function page(title: string, body: string, status = 200, headers: Record<string, string> = {}): Response {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Partnerd</title>
+<title>${escapeHtml(title)} · Partnerd</title><link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}h1{font-size:1.5rem}</style>
 </head><body>${body}</body></html>`;
   return new Response(html, {

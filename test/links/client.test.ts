@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startService, type TestService } from '../support/service';
+import { launchBrowser } from '../web/browser';
 import { eventually, link, partner } from './helpers';
 
 let svc: TestService;
@@ -42,10 +43,7 @@ describe('in a real browser', () => {
           { headers: { 'content-type': 'text/html' } },
         ),
     });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -145,6 +145,35 @@ describe('partners', () => {
   });
 });
 
+describe('errors are pages', () => {
+  test('an unknown admin page or a malformed id is a 404 page in the admin shell; the API keeps JSON', async () => {
+    for (const path of ['/admin/nope', `/admin/partners/${'x'.repeat(65)}`, '/admin/commissions/cms_nothing']) {
+      const res = await page.goto(`${svc.url}${path}`);
+      expect(res!.status(), path).toBe(404);
+      expect(res!.headers()['content-type']).toBe('text/html; charset=utf-8');
+      expect(await page.textContent('h1')).toBe('Page not found');
+      expect(await page.textContent('.who')).toBe(ADMIN);
+      expect(await page.locator('nav[aria-label=Main] a').count()).toBe(8);
+    }
+    await screenshot(page, 'admin-not-found');
+    await page.click('text=Go to the start page');
+    expect(await page.textContent('h1')).toBe('Overview');
+
+    const api = await svc.api('GET', '/v1/nope');
+    expect(api.status).toBe(404);
+    expect(api.body).toEqual({ code: 'not_found', message: 'no such route' });
+    expect((await svc.api('GET', '/v1/partners/ptn_nothing')).body.code).toBe('not_found');
+  });
+
+  test('a query the page refuses is a 400 page saying why', async () => {
+    const res = await page.goto(`${svc.url}/admin/partners?q=${'x'.repeat(255)}`);
+    expect(res!.status()).toBe(400);
+    expect(await page.textContent('h1')).toBe('Request refused');
+    expect(await page.textContent('.notice.error')).toContain('q:');
+    expect(await page.textContent('.who')).toBe(ADMIN);
+  });
+});
+
 describe('commissions', () => {
   let ids: string[];
   beforeAll(async () => {

@@ -1,14 +1,19 @@
 // One headless Chromium per test file, and the small steps the web tests share.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath, chromiumPlan } from '../support/chromium';
 import type { TestService } from '../support/service';
 
 export const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 
 export async function launchBrowser(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  // `bun run test` installs it first; a bare `bun test` says what to do instead of a launch error
+  const plan = chromiumPlan({ env: process.env, exists: existsSync, root: process.getuid?.() === 0, apt: Bun.which('apt-get') !== null });
+  if (plan.kind === 'install') throw new Error(`No Chromium at ${plan.path}: \`bun run test\` installs it, or run: ${plan.command}`);
+  if (plan.kind === 'missing') throw new Error(plan.message);
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }

@@ -139,6 +139,17 @@ describe('partner portal, end to end', () => {
     await context.close();
   });
 
+  test('an unknown portal page is a 404 page in the portal shell', async () => {
+    const res = await page.goto(`${svc.url}/portal/nope`);
+    expect(res!.status()).toBe(404);
+    expect(res!.headers()['content-type']).toBe('text/html; charset=utf-8');
+    expect(await page.textContent('h1')).toBe('Page not found');
+    expect(await page.textContent('.who')).toContain(EMAIL);
+    await screenshot(page, 'portal-not-found');
+    await page.click('text=Go to the start page');
+    expect(new URL(page.url()).pathname).toBe('/portal');
+  });
+
   test('sign-out ends the session: the portal asks for a sign-in again', async () => {
     await page.goto(`${svc.url}/portal`);
     await page.click('form[action="/portal/sign-out"] button');

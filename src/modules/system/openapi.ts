@@ -1,5 +1,5 @@
-// GET /openapi.json and GET /docs: the OpenAPI document generated from the route schemas, with
-// what the generator cannot see filled in, and the reference page that renders it.
+// GET /openapi.json: the OpenAPI document generated from the route schemas, with what the
+// generator cannot see filled in (the reference page that renders it is web/docs.tsx).
 import { toOpenAPISchema } from '@elysiajs/openapi';
 import { Elysia, type AnyElysia } from 'elysia';
 import { SESSION_COOKIE } from '../auth/sessions';
@@ -63,23 +63,9 @@ function jsonOnlyBody(operation: Operation): void {
 export function openApiRoutes(root: () => AnyElysia) {
   let document: Document | undefined;
   return new Elysia()
-    .get('/openapi.json', () => (document ??= openApiDocument(root())), { detail: { hide: true } })
-    .get('/docs', () => new Response(DOCS_PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } });
+    .get('/openapi.json', () => (document ??= openApiDocument(root())), { detail: { hide: true } });
 }
 
-const DOCS_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${INFO.title}</title>
-</head>
-<body>
-<script id="api-reference" data-url="/openapi.json"></script>
-<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference@latest/dist/browser/standalone.min.js"></script>
-</body>
-</html>
-`;
 
 const header = (name: string, description: string, example: string) => ({
   name,

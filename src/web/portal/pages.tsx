@@ -17,7 +17,7 @@ const NAV: NavItem[] = [
   { href: '/portal/payouts', label: 'Payouts' },
 ];
 
-function PortalLayout(props: { page: PartnerPage; title: string; current: string; scripts?: string[]; children?: Children }) {
+export function PortalLayout(props: { page: PartnerPage; title: string; current: string; scripts?: string[]; children?: Children }) {
   return (
     <Layout
       title={props.title}
