@@ -68,6 +68,18 @@ export function newId(kind: IdKind): string {
 
 const ID_PATTERN = /^[a-z]{3}_[0-9a-z]{26}$/;
 
+/** The creation time (epoch ms) an id carries in its first 10 characters; NaN when it has no id shape. */
+export function idTime(id: string): number {
+  if (!ID_PATTERN.test(id)) return Number.NaN;
+  let time = 0;
+  for (let i = 4; i < 14; i++) {
+    const digit = ALPHABET.indexOf(id[i]!);
+    if (digit === -1) return Number.NaN;
+    time = time * 32 + digit;
+  }
+  return time;
+}
+
 /** Whether a string has the shape of an id of that kind (not whether it exists). */
 export function isId(kind: IdKind, value: string): boolean {
   return value.startsWith(`${ID_PREFIXES[kind]}_`) && ID_PATTERN.test(value);
