@@ -1,6 +1,7 @@
 // A conversion right after the click: the click may still be in a redirect's write buffer (on this
 // replica or another one) when identify and the event arrive, and must be attributed all the same.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { flushClicks, linkRuntime } from '../../src/modules/links/runtime';
 import { startReplica, startService, type Replica, type TestService } from '../support/service';
 import { campaign, link, partner } from './helpers';
 
@@ -16,6 +17,15 @@ beforeAll(async () => {
   ptn = await partner(svc, [cmp]);
   slug = (await link(svc, ptn, cmp, 'fast-conversion')).slug;
   pk = await svc.publishableKey();
+  // both services up and listening (link cache, salt, connections, LISTEN)
+  for (const [from, to] of [['a', 'b'], ['b', 'a']] as const) {
+    await identify(node(to), 'warm-up', [await redirect(node(from))]);
+  }
+  // clicks stay buffered unless something asks for them: a test cannot pass by the timer's luck
+  for (const ctx of [svc.ctx, replica.ctx]) {
+    linkRuntime(ctx).clicks.flushMs = 60_000;
+    await flushClicks(ctx); // and no timer of the warm-up left running
+  }
 }, 60_000);
 afterAll(async () => {
   await replica.stop();

@@ -46,6 +46,8 @@ export class ClickBuffer {
   private overload: { promise: Promise<void>; resolve: () => void } | null = null;
   /** Total clicks written; read by metrics and tests. */
   written = 0;
+  /** How long a click waits for the timer (FLUSH_MS; tests lengthen it to keep clicks buffered). */
+  flushMs = FLUSH_MS;
 
   constructor(
     private sql: Sql,
@@ -56,7 +58,7 @@ export class ClickBuffer {
   add(row: ClickRow) {
     this.pending.push(row);
     if (this.pending.length >= EAGER_ROWS && this.inFlight.size < MAX_IN_FLIGHT && this.failures === 0) this.startWrites();
-    else if (!this.timer) this.schedule(FLUSH_MS);
+    else if (!this.timer) this.schedule(this.flushMs);
   }
 
   get size() {
@@ -176,7 +178,7 @@ export class ClickBuffer {
     }
     if (!this.closed && this.failures === 0) {
       if (this.pending.length >= EAGER_ROWS) this.startWrites();
-      else if (this.pending.length > 0 && !this.timer) this.schedule(FLUSH_MS);
+      else if (this.pending.length > 0 && !this.timer) this.schedule(this.flushMs);
     }
     const waiters = this.writeWaiters;
     this.writeWaiters = [];
