@@ -1,5 +1,7 @@
 // GET /r/:slug under wrk, against a Bun.serve hello-world in the same run, then checks that every
-// redirect's click is in the database 1 s after the load stops.
+// redirect's click is in the database 1 s after the load stops; last, with a second replica on
+// the same database, how long identify takes right after a redirect (its clicks may still be
+// buffered, on this replica or the other).
 //   bun bench/redirect.ts            (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_SECONDS=20 BENCH_CONNECTIONS=64 bun bench/redirect.ts
 import { join } from 'node:path';
@@ -58,11 +60,40 @@ const port = freePort();
 const base = `http://127.0.0.1:${port}`;
 // BENCH_PROFILE=1 writes a CPU profile of the service (markdown) to /tmp/partnerd-profile on exit
 const profile = process.env.BENCH_PROFILE ? ['--cpu-prof-md', '--cpu-prof-dir=/tmp/partnerd-profile'] : [];
-const service = Bun.spawn([process.execPath, ...profile, join(root, 'src', 'index.ts')], {
-  env: { ...process.env, PORT: String(port), BASE_URL: base, DATABASE_URL: dbUrl.toString(), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' },
-  stdout: 'inherit',
-  stderr: 'inherit',
-});
+const startService = (servicePort: number, flags: string[] = []) =>
+  Bun.spawn([process.execPath, ...flags, join(root, 'src', 'index.ts')], {
+    env: { ...process.env, PORT: String(servicePort), BASE_URL: base, DATABASE_URL: dbUrl.toString(), ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' },
+    stdout: 'inherit',
+    stderr: 'inherit',
+  });
+const service = startService(port, profile);
+let replica: ReturnType<typeof startService> | undefined;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/**
+ * `rounds` times: a redirect on `clickOn`, then at once identify on `identifyOn` naming its click
+ * (or no click); answers the identify latencies (ms, sorted) and how many of the clicks were not
+ * in the database when identify answered.
+ */
+async function identifyAfterRedirect(linkUrl: string, clickOn: string, identifyOn: string, key: string, rounds: number, withClick = true) {
+  const times: number[] = [];
+  let missing = 0;
+  for (let i = 0; i < rounds; i++) {
+    const res = await fetch(linkUrl.replace(base, clickOn), { redirect: 'manual' });
+    const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
+    const started = performance.now();
+    const answer = await fetch(`${identifyOn}/v1/identify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: `bench-user-${i}`, clickIds: withClick ? [clickId] : [] }),
+    });
+    times.push(performance.now() - started);
+    if (answer.status !== 200) throw new Error(`identify answered ${answer.status}`);
+    if (withClick && (await db`select 1 from clicks where id = ${clickId}`).length === 0) missing++;
+  }
+  return { times: times.sort((a, b) => a - b), missing };
+}
 
 try {
   await waitFor(`${base}/readyz`);
@@ -101,6 +132,20 @@ try {
   await Bun.sleep(4000);
   const laterWritten = Number((await db`select count(*) as n from clicks`)[0]!.n);
   const flushes = (await (await fetch(`${base}/metrics`)).text()).split('\n').filter((l) => l.startsWith('partnerd_click_flush_seconds_'));
+
+  // identify right after a redirect, on the same replica and on a second one (no load)
+  const replicaPort = freePort();
+  const other = `http://127.0.0.1:${replicaPort}`;
+  replica = startService(replicaPort);
+  await waitFor(`${other}/readyz`);
+  const pk = (await call('/v1/api-keys', { name: 'bench', kind: 'publishable' })).key as string;
+  const rounds = 200;
+  await identifyAfterRedirect(link.url, base, other, pk, 20); // warm-up
+  const identifyRuns = [
+    ['identify, no click ids (the floor)', await identifyAfterRedirect(link.url, base, other, pk, rounds, false)],
+    ['redirect on A, identify on A', await identifyAfterRedirect(link.url, base, base, pk, rounds)],
+    ['redirect on A, identify on B', await identifyAfterRedirect(link.url, base, other, pk, rounds)],
+  ] as const;
   const cpu = cpus();
   console.log(`\nmachine: ${cpu.length} x ${cpu[0]?.model ?? '?'}, load average before/after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`wrk -t${threads} -c${connections} -d${seconds}s; PostgreSQL at ${new URL(serverUrl).host}\n`);
@@ -115,9 +160,17 @@ try {
   console.log(`clicks in the database 1 s after the load stopped: ${written} of ${served} redirects answered` +
     (written === served ? ' (all)' : ` (MISSING ${served - written}; 5 s after: ${laterWritten})`));
   console.log(`click flushes: ${flushes.filter((l) => !l.includes('bucket')).join(', ')}`);
+  console.log(`\nidentify right after a redirect, ${rounds} sequential rounds, two replicas (A, B) on one database:\n`);
+  console.log('| case | p50 | p99 | max | clicks not in the database when identify answered |');
+  console.log('|---|---|---|---|---|');
+  for (const [label, r] of identifyRuns) {
+    const ms = (v: number) => `${v.toFixed(2)} ms`;
+    console.log(`| ${label} | ${ms(percentile(r.times, 50))} | ${ms(percentile(r.times, 99))} | ${ms(r.times.at(-1)!)} | ${label.includes('no click') ? '-' : r.missing} |`);
+  }
 } finally {
   service.kill('SIGTERM');
-  await service.exited;
+  replica?.kill('SIGTERM');
+  await Promise.all([service.exited, replica?.exited]);
   hello.kill();
   await db.end();
   await admin.unsafe(`drop database if exists ${dbName} with (force)`);

@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const ID_PATTERN = /^[a-z]{3}_[0-9a-z]{26}$/;
 let lastTime = 0;
 const lastRandom = new Uint8Array(10);
 
@@ -58,6 +59,8 @@ export function newId(kind: IdKind, at?: Date | number): string {
 
 /** The moment an id was made: its 48-bit millisecond time (the created_at of its row). */
 export function idTime(id: string): Date {
+  // an Invalid Date (NaN time) for a string without the shape of an id: callers get it from clients
+  if (!ID_PATTERN.test(id)) return new Date(Number.NaN);
   let time = 0;
   for (const char of id.slice(4, 14)) time = time * 32 + ALPHABET.indexOf(char);
   return new Date(time);
@@ -90,7 +93,6 @@ function encodeRandom(random: Uint8Array): string {
   return out;
 }
 
-const ID_PATTERN = /^[a-z]{3}_[0-9a-z]{26}$/;
 
 /** Whether a string has the shape of an id of that kind (not whether it exists). */
 export function isId(kind: IdKind, value: string): boolean {

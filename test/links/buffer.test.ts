@@ -1,5 +1,7 @@
 // The click buffer on its own, against a real database.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import postgres from 'postgres';
+import type { Sql } from '../../src/db';
 import { newId } from '../../src/lib/ids';
 import { createLogger } from '../../src/lib/log';
 import { ClickBuffer, type ClickRow } from '../../src/modules/links/buffer';
@@ -58,4 +60,31 @@ test('thousands of clicks go out in several batches and all arrive once', async 
   const [{ n }] = (await svc.sql`select count(*)::int as n from clicks where id = any(${rows.map((r) => r.id)})`) as unknown as [{ n: number }];
   expect(n).toBe(5000);
   expect(buffer.written).toBe(5000);
+});
+
+test('writeSoon writes the clicks asked for at once; they are in the database when it resolves', async () => {
+  const buffer = new ClickBuffer(svc.sql, createLogger('silent'));
+  const rows = [row(), row(), row()];
+  for (const r of rows) buffer.add(r);
+  const wanted = new Set([rows[1]!.id]);
+  expect(buffer.held(wanted)).toEqual(wanted);
+  expect(await buffer.writeSoon(wanted, Date.now() + 5_000)).toBe(true);
+  expect(buffer.held(wanted).size).toBe(0);
+  expect(await svc.sql`select id from clicks where id = ${rows[1]!.id}`).toHaveLength(1);
+  // nothing held: answers at once
+  expect(await buffer.writeSoon(new Set(['clk_01h00000000000000000000000']), Date.now() + 5_000)).toBe(true);
+  await buffer.close();
+  expect(await svc.sql`select id from clicks where id = any(${rows.map((r) => r.id)})`).toHaveLength(3);
+});
+
+test('writeSoon while the database is unreachable: false at the deadline, and the click is kept', async () => {
+  const down = postgres('postgres://postgres@127.0.0.1:1/none', { max: 1, connect_timeout: 1, onnotice: () => undefined }) as unknown as Sql;
+  const buffer = new ClickBuffer(down, createLogger('silent'));
+  const click = row();
+  buffer.add(click);
+  const wanted = new Set([click.id]);
+  expect(await buffer.writeSoon(wanted, Date.now() + 300)).toBe(false);
+  expect(buffer.held(wanted)).toEqual(wanted);
+  await buffer.close(0);
+  await down.end();
 });

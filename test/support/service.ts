@@ -2,7 +2,7 @@
 // SMTP catcher, the HTTP server on a free port, and helpers to call it.
 import { createServer } from 'node:net';
 import { loadConfig, type Config } from '../../src/config';
-import type { Sql } from '../../src/db';
+import { openSql, type Sql } from '../../src/db';
 import { createLogger } from '../../src/lib/log';
 import { bootstrapAdminKey, createApiKey } from '../../src/modules/auth/keys';
 import type { Scope } from '../../src/modules/auth/scopes';
@@ -46,6 +46,28 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Calls a service over HTTP; every answer is checked against its published OpenAPI document. */
+function apiClient(url: string): TestService['api'] {
+  const contract = contractChecker(url);
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? ADMIN_KEY : options.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
+    let parsed: unknown = text;
+    if (contentType.includes('json')) parsed = text === '' ? undefined : JSON.parse(text);
+    (await contract())({ method, path: path.split('?')[0]!, status: res.status, contentType, body: parsed });
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+}
+
 export async function startService(env: Record<string, string> = {}): Promise<TestService> {
   const server = await globalThis.__partnerdTestServer!;
   const db = await createTestDatabase(server);
@@ -64,24 +86,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
   const ctx = createContext(config, db.sql, createLogger(config.logLevel));
   const running = serve(ctx, '127.0.0.1');
 
-  const contract = contractChecker(running.url);
-  const api: TestService['api'] = async (method, path, options = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    const key = options.key === undefined ? ADMIN_KEY : options.key;
-    if (key !== null) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined = options.raw;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(running.url + path, { method, headers, body, redirect: 'manual' });
-    const text = await res.text();
-    const contentType = res.headers.get('content-type') ?? '';
-    let parsed: unknown = text;
-    if (contentType.includes('json')) parsed = text === '' ? undefined : JSON.parse(text);
-    (await contract())({ method, path: path.split('?')[0]!, status: res.status, contentType, body: parsed });
-    return { status: res.status, body: parsed as any, headers: res.headers };
-  };
+  const api = apiClient(running.url);
 
   return {
     url: running.url,
@@ -104,6 +109,36 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
       await db.drop();
       const problems = takeViolations();
       if (problems.length > 0) throw new Error(`outbound events broke the contract:\n${problems.join('\n')}`);
+    },
+  };
+}
+
+export type Replica = { url: string; ctx: AppContext; api: TestService['api']; stop(): Promise<void> };
+
+/**
+ * A second replica of `svc`: the same database, its own connection pool, HTTP server and in-memory
+ * state (link cache, click buffer), as another process behind the same load balancer would have.
+ */
+export async function startReplica(svc: TestService): Promise<Replica> {
+  const config = loadConfig({
+    PORT: String(await freePort()),
+    BASE_URL: svc.config.baseUrl,
+    DATABASE_URL: svc.config.databaseUrl!,
+    SMTP_URL: svc.mail.url,
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  });
+  const sql = openSql(config.databaseUrl!, { max: 5 });
+  const ctx = createContext(config, sql, createLogger(config.logLevel));
+  const running = serve(ctx, '127.0.0.1');
+  return {
+    url: running.url,
+    ctx,
+    api: apiClient(running.url),
+    async stop() {
+      await running.stop();
+      ctx.mailer.close();
+      await sql.end({ timeout: 5 });
     },
   };
 }

@@ -2,7 +2,8 @@
 // multi-row inserts (a few at a time, on separate connections). A click acknowledged by a redirect
 // is in the database within FLUSH_MS plus one insert; a failed insert keeps its clicks and retries.
 // Under overload (inserts slower than clicks arrive) `backpressure()` makes redirects wait for the
-// backlog to shrink, so the one-second durability bound holds at the cost of latency.
+// backlog to shrink, so the one-second durability bound holds at the cost of latency. Identify asks
+// for the clicks it names to be written at once (`writeSoon`) instead of waiting for the timer.
 import type { Sql } from '../../db';
 import type { Logger } from '../../lib/log';
 
@@ -35,13 +36,18 @@ const MAX_RETRY_MS = 1_000;
 export class ClickBuffer {
   private pending: ClickRow[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private inFlight = new Set<Promise<void>>();
+  /** Running inserts and the clicks each one writes. */
+  private inFlight = new Map<Promise<void>, ClickRow[]>();
+  /** Called after the next insert finishes, successful or not (see writeSoon). */
+  private writeWaiters: (() => void)[] = [];
   private failures = 0;
   private closed = false;
   /** One promise shared by every redirect waiting out an overload; settles on drain or after MAX_WAIT_MS. */
   private overload: { promise: Promise<void>; resolve: () => void } | null = null;
   /** Total clicks written; read by metrics and tests. */
   written = 0;
+  /** How long a click waits for the timer (FLUSH_MS; tests lengthen it to keep clicks buffered). */
+  flushMs = FLUSH_MS;
 
   constructor(
     private sql: Sql,
@@ -52,11 +58,51 @@ export class ClickBuffer {
   add(row: ClickRow) {
     this.pending.push(row);
     if (this.pending.length >= EAGER_ROWS && this.inFlight.size < MAX_IN_FLIGHT && this.failures === 0) this.startWrites();
-    else if (!this.timer) this.schedule(FLUSH_MS);
+    else if (!this.timer) this.schedule(this.flushMs);
   }
 
   get size() {
     return this.pending.length;
+  }
+
+  /** Which of these clicks are still held here (waiting, or in an insert not yet finished). */
+  held(ids: ReadonlySet<string>): Set<string> {
+    const found = new Set<string>();
+    const look = (rows: ClickRow[]) => {
+      for (const row of rows) if (ids.has(row.id)) found.add(row.id);
+    };
+    look(this.pending);
+    for (const rows of this.inFlight.values()) look(rows);
+    return found;
+  }
+
+  /**
+   * Writes these clicks without waiting for the timer and resolves true once none of them is held
+   * here any more (written, or refused for good), false if some still are at `deadline` (the
+   * database is failing). While an insert is running it is waited for rather than joined by
+   * another, so many callers at once still make a few larger inserts. Never throws.
+   */
+  async writeSoon(ids: ReadonlySet<string>, deadline: number): Promise<boolean> {
+    for (;;) {
+      if (this.held(ids).size === 0) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      // while failing, the retry timer paces the writes
+      if (this.inFlight.size === 0 && this.failures === 0) this.startWrites();
+      await this.nextWrite(left);
+    }
+  }
+
+  /** Resolves when the next insert finishes, or after `ms`. */
+  private nextWrite(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timeout = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timeout);
+        resolve();
+      }
+      this.writeWaiters.push(done);
+    });
   }
 
   /**
@@ -122,7 +168,7 @@ export class ClickBuffer {
         this.inFlight.delete(write);
         this.afterWrite();
       });
-    this.inFlight.add(write);
+    this.inFlight.set(write, batch);
   }
 
   private afterWrite() {
@@ -130,9 +176,13 @@ export class ClickBuffer {
       const oldest = this.pending[0];
       if (!oldest || Date.now() - oldest.created_at < OVERLOAD_AGE_MS || this.failures > 0) this.endOverload();
     }
-    if (this.closed || this.failures > 0) return;
-    if (this.pending.length >= EAGER_ROWS) this.startWrites();
-    else if (this.pending.length > 0 && !this.timer) this.schedule(FLUSH_MS);
+    if (!this.closed && this.failures === 0) {
+      if (this.pending.length >= EAGER_ROWS) this.startWrites();
+      else if (this.pending.length > 0 && !this.timer) this.schedule(this.flushMs);
+    }
+    const waiters = this.writeWaiters;
+    this.writeWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private async insert(rows: ClickRow[]) {
@@ -175,7 +225,7 @@ export class ClickBuffer {
       while (this.pending.length > 0 && this.inFlight.size < MAX_IN_FLIGHT) this.startWrite(this.pending.splice(0, BATCH_ROWS));
       if (this.inFlight.size === 0) return;
       const failures = this.failures;
-      await Promise.all(this.inFlight);
+      await Promise.all(this.inFlight.keys());
       if (this.failures > failures) throw new Error('click flush failed');
     }
   }

@@ -77,7 +77,7 @@ export function linkRoutes(ctx: AppContext) {
     .options('/identify', preflight, { detail: { hide: true } })
     .post(
       '/identify',
-      ({ body }) => identify(ctx.sql, { userId: body.userId, clickIds: body.clickIds ?? [] }),
+      ({ body }) => identify(ctx.sql, { userId: body.userId, clickIds: body.clickIds ?? [] }, (ids) => runtime().clicksWritten(ids)),
       {
         auth: { scope: 'events:write', publishable: true },
         body: IdentifyBody,

@@ -1,15 +1,29 @@
 // The per-service state behind the redirect: the link cache, the click buffer, the IP-hash salt,
-// and the LISTEN that keeps the cache of every replica honest. One per AppContext (tests run
-// several services in one process); server.ts stops it after the HTTP server.
+// the LISTEN that keeps the cache of every replica honest, and the LISTEN through which identify,
+// on any replica, has clicks still buffered by another replica written at once. One per
+// AppContext (tests run several services in one process); server.ts stops it after the HTTP server.
 import type { AppContext } from '../../context';
 import { sha256 } from '../../lib/crypto';
-import { newId } from '../../lib/ids';
+import { idTime, newId } from '../../lib/ids';
 import { ClickBuffer } from './buffer';
 import { LinkCache, withQuery, type LinkTarget } from './cache';
 import { loadClickSalt, loadLinkTarget } from './service';
 
 /** Channel the 0005 triggers notify on: `link:<slug>`, `partner:<id>`, `campaign:<id>`. */
 export const CACHE_CHANNEL = 'partnerd_link_cache';
+/** Channel identify notifies on: comma-separated click ids, to be written now by whoever holds them. */
+export const CLICKS_CHANNEL = 'partnerd_clicks';
+
+/**
+ * Clicks made within this long (by the time in their id, either way, for clock skew between
+ * replicas) may still be in some replica's buffer; older ones are in the database or never will be.
+ */
+const RECENT_MS = 10_000;
+/** The longest identify waits for its clicks: twice the one-second durability bound of the buffer. */
+const CLICK_WAIT_MS = 2_000;
+/** Between looks in the database for clicks another replica was asked to write. */
+const FIRST_LOOK_MS = 2;
+const MAX_LOOK_MS = 100;
 
 export type ClickMeta = { ip: string | null; userAgent: string | null; referrer: string | null };
 
@@ -18,6 +32,13 @@ export type LinkRuntime = {
   clicks: ClickBuffer;
   /** Records a click for a target (buffered) and answers its id; null for a revoked partner. */
   recordClick(target: LinkTarget, meta: ClickMeta): string | null | Promise<string | null>;
+  /**
+   * Resolves once the clicks named (by identify) that may still be buffered are in the database:
+   * this process writes the ones it holds at once; for the others, every replica is asked
+   * (NOTIFY) to write them, and the database is looked at until they are there. Only clicks made
+   * in the last RECENT_MS are waited for, for at most CLICK_WAIT_MS; never throws.
+   */
+  clicksWritten(clickIds: string[]): Promise<void>;
   /** The address to redirect to, with `extraQuery` (encoded) and pp_click appended. */
   location(target: LinkTarget, clickId: string | null, extraQuery?: string): string;
   /** Drops cache entries after a change this process made (the NOTIFY covers other replicas). */
@@ -41,7 +62,7 @@ export function invalidateLinkCache(ctx: AppContext, change: { slug?: string; al
   runtimes.get(ctx)?.invalidate(change);
 }
 
-/** Writes the buffered clicks now (tests that attribute right after a redirect use it). */
+/** Writes the buffered clicks now (tests that read the clicks table right after a redirect use it). */
 export async function flushClicks(ctx: AppContext): Promise<void> {
   await runtimes.get(ctx)?.clicks.flush();
 }
@@ -82,6 +103,49 @@ function createRuntime(ctx: AppContext): LinkRuntime {
       ctx.log.warn('link cache: LISTEN failed; entries expire by TTL only', { error });
       return null;
     });
+  // another replica's identify names clicks: write the ones held here now rather than at the timer
+  const listeningClicks = ctx.sql
+    .listen(CLICKS_CHANNEL, (payload) => {
+      const mine = clicks.held(new Set(payload.split(',')));
+      if (mine.size > 0) void clicks.writeSoon(mine, Date.now() + CLICK_WAIT_MS);
+    })
+    .catch((error) => {
+      ctx.log.warn('clicks: LISTEN failed; clicks asked for by other replicas are written at the timer', { error });
+      return null;
+    });
+
+  /** Which of these clicks are not in the database. */
+  const absent = async (ids: string[]): Promise<string[]> => {
+    const found = new Set((await ctx.sql`select id from clicks where id = any(${ids}::text[])`).map((r) => r.id as string));
+    return ids.filter((id) => !found.has(id));
+  };
+
+  const clicksWritten = async (clickIds: string[]): Promise<void> => {
+    const now = Date.now();
+    const recent = clickIds.filter((id) => Math.abs(now - idTime(id).getTime()) <= RECENT_MS);
+    if (recent.length === 0) return;
+    const deadline = now + CLICK_WAIT_MS;
+    try {
+      const mine = clicks.held(new Set(recent));
+      if (mine.size > 0 && !(await clicks.writeSoon(mine, deadline))) return;
+      const others = recent.filter((id) => !mine.has(id));
+      if (others.length === 0) return;
+      // most are written already; ask the other replicas only for those that are not
+      let missing = await absent(others);
+      if (missing.length === 0) return;
+      await ctx.sql.notify(CLICKS_CHANNEL, missing.join(','));
+      for (let look = FIRST_LOOK_MS; ; look = Math.min(2 * look, MAX_LOOK_MS)) {
+        const left = deadline - Date.now();
+        if (left <= 0) return;
+        await Bun.sleep(Math.min(look, left));
+        missing = await absent(missing);
+        if (missing.length === 0) return;
+      }
+    } catch (error) {
+      // identify's own write reports an unreachable database; the join works once the clicks land
+      ctx.log.warn('identify: could not make sure its clicks are written', { error });
+    }
+  };
 
   const make = (target: LinkTarget, meta: ClickMeta, s: string): string => {
     const id = newId('click');
@@ -111,6 +175,7 @@ function createRuntime(ctx: AppContext): LinkRuntime {
       if (salt !== null) return acknowledge(make(target, meta, salt));
       return loadSalt().then((s) => acknowledge(make(target, meta, s)));
     },
+    clicksWritten,
     location(target, clickId, extraQuery = '') {
       const click = clickId ? `pp_click=${clickId}` : '';
       const extra = extraQuery && click ? `${extraQuery}&${click}` : extraQuery || click;
@@ -122,8 +187,7 @@ function createRuntime(ctx: AppContext): LinkRuntime {
     },
     async stop() {
       await clicks.close();
-      const listener = await listening;
-      await listener?.unlisten().catch(() => undefined);
+      for (const listener of await Promise.all([listening, listeningClicks])) await listener?.unlisten().catch(() => undefined);
     },
   };
 }

@@ -136,15 +136,22 @@ export async function loadClickSalt(sql: Sql): Promise<string> {
 
 /**
  * Joins a user id to click ids (identity_clicks). Works with no clicks: the user is then known
- * (attribution says no_click rather than no_identity). Click ids are not checked against the
- * clicks table: a click may still be in the redirect's write buffer.
+ * (attribution says no_click rather than no_identity). `clicksWritten` runs first: it makes sure
+ * clicks still in a write buffer (of any replica) are in the database before the join is
+ * committed, so an event sent after identify answers sees them. Click ids are not checked against
+ * the clicks table: unknown ids are joined and simply never match a click.
  */
-export async function identify(sql: Sql, input: { userId: string; clickIds: string[] }): Promise<{ userId: string; clickIds: string[] }> {
+export async function identify(
+  sql: Sql,
+  input: { userId: string; clickIds: string[] },
+  clicksWritten: (clickIds: string[]) => Promise<void> = async () => undefined,
+): Promise<{ userId: string; clickIds: string[] }> {
   const problems = input.clickIds
     .map((id, i) => (isId('click', id) ? null : { field: `clickIds.${i}`, message: 'not a click id (clk_...)' }))
     .filter((p) => p !== null);
   if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
   const clickIds = [...new Set(input.clickIds)];
+  if (clickIds.length > 0) await clicksWritten(clickIds);
   await sql.begin(async (tx: Tx) => {
     await tx`
       insert into identities (user_id) values (${input.userId})
