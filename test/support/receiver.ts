@@ -1,5 +1,7 @@
 // A real webhook subscriber on 127.0.0.1 (Bun.serve, port 0): keeps every request it receives and
 // answers with whatever `respond` says (200 "ok" by default).
+import { eventually } from './eventually';
+
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string; json: any; at: number };
 
 export type Receiver = {
@@ -22,14 +24,15 @@ export async function startReceiver(): Promise<Receiver> {
     port: 0,
     received,
     respond: () => new Response('ok'),
-    async waitUntil(check, ms = 10_000) {
-      const deadline = Date.now() + ms;
-      while (!check(received)) {
-        if (Date.now() > deadline) {
-          throw new Error(`receiver: condition not met within ${ms} ms; got ${received.length}: ${received.map((r) => r.headers['x-service-event']).join(', ')}`);
-        }
-        await Bun.sleep(20);
-      }
+    async waitUntil(check, ms) {
+      await eventually(
+        () => {
+          if (!check(received)) {
+            throw new Error(`receiver: condition not met; got ${received.length}: ${received.map((r) => r.headers['x-service-event']).join(', ')}`);
+          }
+        },
+        { timeout: ms },
+      );
       return received;
     },
     waitFor(count, ms) {
