@@ -8,7 +8,7 @@ import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
 import { enabledBillingPlugins } from '../plugins';
 import { manualProvider } from './modules/payouts/provider';
-import { createDispatcher } from './modules/webhooks';
+import { createDispatcher, type Dispatcher } from './modules/webhooks';
 import { stopLinkRuntime } from './modules/links/runtime';
 
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
@@ -17,7 +17,13 @@ export function createContext(config: Config, sql: Sql, log: Logger): AppContext
   return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics(), billingPlugins, payoutProvider };
 }
 
-export type RunningServer = { url: string; port: number; stop(): Promise<void> };
+export type RunningServer = {
+  url: string;
+  port: number;
+  /** The webhook dispatcher beside it (tests drain it). */
+  dispatcher: Dispatcher;
+  stop(): Promise<void>;
+};
 
 /**
  * Listens on config.port (0: any free port) and runs the webhook dispatcher beside it; stop() lets
@@ -42,6 +48,7 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   return {
     url: `http://${host}:${server.port}`,
     port: server.port!,
+    dispatcher,
     /** Lets in-flight requests finish, then writes the buffered clicks (SIGTERM must not lose them). */
     async stop() {
       await server.stop(false);

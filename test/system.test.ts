@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadConfig, ConfigError } from '../src/config';
 import { openSql } from '../src/db';
 import { listMigrations, migrate } from '../src/db/migrate';
+import { eventually } from './support/eventually';
 import { createTestDatabase } from './support/postgres';
 import { freePort, startService, type TestService } from './support/service';
 
@@ -166,12 +167,9 @@ describe('the process', () => {
         stdout: 'pipe',
         stderr: 'pipe',
       });
-      let ready = false;
-      for (let i = 0; i < 100 && !ready; i++) {
-        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
-        if (!ready) await Bun.sleep(100);
-      }
-      expect(ready).toBe(true);
+      await eventually(async () => expect(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)).toBe(true), {
+        timeout: 10_000,
+      });
       proc.kill('SIGTERM');
       expect(await proc.exited).toBe(0);
       return new Response(proc.stdout).text();

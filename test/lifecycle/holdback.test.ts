@@ -5,6 +5,7 @@ import { runApprovalJob } from '../../src/scheduler/approval';
 import { LOCKS } from '../../src/scheduler/lock';
 import { DELIVERY_CHANNEL } from '../../src/modules/webhooks/outbox';
 import { startScheduler } from '../../src/scheduler';
+import { eventually } from '../support/eventually';
 import { startService, type TestService } from '../support/service';
 import { commissionRow, eventsFor, insertCampaign, insertCommission, insertPartner, transitionsOf } from '../support/lifecycle-fixtures';
 
@@ -43,9 +44,12 @@ describe('holdback approval job', () => {
     const notices: string[] = [];
     const listener = await svc.sql.listen(DELIVERY_CHANNEL, (payload) => notices.push(payload));
     expect(await runApprovalJob(svc.ctx)).toBe(cases.filter((c) => c.approves).length);
-    // the dispatcher is woken with the id of an envelope that has deliveries
-    for (let i = 0; i < 50 && notices.length === 0; i++) await Bun.sleep(20);
+    // notifications arrive in commit order: once a marker sent after the job is in, so is all the job sent
+    await svc.sql`select pg_notify(${DELIVERY_CHANNEL}, 'marker')`;
+    await eventually(() => expect(notices).toContain('marker'));
     await listener.unlisten();
+    notices.splice(notices.indexOf('marker'));
+    // the dispatcher is woken with the id of an envelope that has deliveries
     expect(notices).toHaveLength(1);
     const [woken] = await svc.sql`select type from webhook_events where id = ${notices[0]!}`;
     expect(woken!.type).toBe('commission.approved');
@@ -105,13 +109,12 @@ describe('holdback approval job', () => {
   test('the scheduler runs it on APPROVAL_CRON', async () => {
     const id = await insertCommission(svc.sql, { partnerId, campaignId, amount: 100, holdbackDays: 1, ageDays: 5 });
     const scheduler = startScheduler({ ...svc.ctx, config: { ...svc.ctx.config, approvalCron: '* * * * * *' } });
+    // the schedule fires on the clock, every second here: waiting for it is the scenario
     try {
-      const deadline = Date.now() + 10_000;
-      while ((await commissionRow(svc.sql, id)).status !== 'approved' && Date.now() < deadline) await Bun.sleep(100);
+      await eventually(async () => expect((await commissionRow(svc.sql, id)).status).toBe('approved'), { timeout: 10_000 });
     } finally {
       await scheduler.stop();
     }
-    expect((await commissionRow(svc.sql, id)).status).toBe('approved');
     expect((await transitionsOf(svc.sql, id))[0]).toMatchObject({ actor: 'job:approval' });
-  });
+  }, 20_000);
 });

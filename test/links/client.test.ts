@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
+import { flushClicks } from '../../src/modules/links/runtime';
 import { startService, type TestService } from '../support/service';
 import { launchBrowser } from '../web/browser';
-import { eventually, link, partner } from './helpers';
+import { link, partner } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -77,7 +78,8 @@ describe('in a real browser', () => {
     expect(answer).toEqual({ userId: 'browser-user-1', clickIds: [first, second, third] });
     const rows = await svc.sql`select click_id from identity_clicks where user_id = 'browser-user-1' order by click_id`;
     expect(rows.map((r) => r.click_id)).toEqual([first, second, third]);
-    expect(await eventually(async () => (await svc.sql`select id from clicks where id = any(${[first, second, third]})`).length === 3)).toBe(true);
+    await flushClicks(svc.ctx);
+    expect(await svc.sql`select id from clicks where id = any(${[first, second, third]})`).toHaveLength(3);
   });
 
   test('keeps the newest 20 click ids, and identify works with none', async () => {

@@ -22,12 +22,3 @@ export async function link(svc: TestService, partnerId: string, campaignId: stri
   return res.body as { id: string; slug: string; url: string; partnerId: string; campaignId: string; createdAt: string };
 }
 
-/** Waits until `check` answers true, for at most `ms`; answers whether it did. */
-export async function eventually(check: () => Promise<boolean>, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await Bun.sleep(25);
-  }
-}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { flushClicks } from '../../src/modules/links/runtime';
 import { startService, type TestService } from '../support/service';
-import { campaign, eventually, link, partner } from './helpers';
+import { campaign, link, partner } from './helpers';
 
 let svc: TestService;
 let slug: string;
@@ -38,7 +38,7 @@ describe('POST /v1/clicks', () => {
       body: { slug: slug.toUpperCase(), userAgent: 'Visitor UA', referrer: 'https://ref.example/', ip: '198.51.100.4' },
     });
     expect(res.status).toBe(201);
-    expect(await eventually(async () => (await svc.sql`select 1 from clicks where id = ${res.body.clickId}`).length === 1)).toBe(true);
+    await flushClicks(svc.ctx);
     const [row] = await svc.sql`select user_agent, referrer, ip_hash from clicks where id = ${res.body.clickId}`;
     expect(row).toMatchObject({ user_agent: 'Visitor UA', referrer: 'https://ref.example/' });
     expect(row!.ip_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -1,6 +1,7 @@
 // SIGTERM on a real process: clicks answered by redirects are written before it exits.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { join } from 'node:path';
+import { eventually } from '../support/eventually';
 import { createTestDatabase } from '../support/postgres';
 import { ADMIN_KEY, freePort } from '../support/service';
 
@@ -19,12 +20,7 @@ test('SIGTERM flushes the click buffer', async () => {
     stderr: 'inherit',
   });
   try {
-    for (let i = 0; ; i++) {
-      const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-      if (ready) break;
-      if (i > 300) throw new Error('service did not start');
-      await Bun.sleep(50);
-    }
+    await eventually(async () => expect(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)).toBe(true), { timeout: 15_000 });
     const call = async (path: string, body: unknown) => {
       const res = await fetch(url + path, {
         method: 'POST',
@@ -46,4 +42,4 @@ test('SIGTERM flushes the click buffer', async () => {
   } finally {
     proc.kill('SIGKILL');
   }
-});
+}, 30_000);

@@ -2,6 +2,7 @@
 // commission is paid exactly once, one payout per partner and currency.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { join } from 'node:path';
+import { eventually } from '../support/eventually';
 import { createTestDatabase } from '../support/postgres';
 import { ADMIN_KEY, freePort } from '../support/service';
 import { seedApprovedCommissions } from '../support/lifecycle-fixtures';
@@ -35,12 +36,17 @@ async function startReplica(databaseUrl: string): Promise<Replica> {
   });
   const url = `http://127.0.0.1:${port}`;
   const output = async () => (await new Response(proc.stdout as ReadableStream).text()) + (await new Response(proc.stderr as ReadableStream).text());
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`replica did not start: ${await output()}`);
-    await Bun.sleep(100);
+  try {
+    await eventually(
+      async () => {
+        if (proc.exitCode !== null) throw new Error('replica exited');
+        expect(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)).toBe(true);
+      },
+      { timeout: 60_000 },
+    );
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw new Error(`replica did not start (${error}): ${await output()}`);
   }
   return { url, proc, output };
 }

@@ -1,6 +1,7 @@
 // A real SMTP server in-process that keeps every message it receives, parsed.
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { eventually } from './eventually';
 
 export type CaughtMail = { to: string; subject: string; text: string; raw: ParsedMail };
 
@@ -16,7 +17,6 @@ export type MailCatcher = {
 
 export async function startMailCatcher(): Promise<MailCatcher> {
   const messages: CaughtMail[] = [];
-  const waiters = new Set<() => void>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -27,7 +27,6 @@ export async function startMailCatcher(): Promise<MailCatcher> {
           for (const rcpt of session.envelope.rcptTo) {
             messages.push({ to: rcpt.address.toLowerCase(), subject: parsed.subject ?? '', text: parsed.text ?? '', raw: parsed });
           }
-          for (const wake of waiters) wake();
           callback();
         })
         .catch(callback);
@@ -39,22 +38,15 @@ export async function startMailCatcher(): Promise<MailCatcher> {
   const find = (to: string, filter?: (m: CaughtMail) => boolean) =>
     messages.findLast((m) => m.to === to.toLowerCase() && (!filter || filter(m)));
 
-  const waitFor: MailCatcher['waitFor'] = async (to, filter, ms = 5000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = find(to, filter);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${ms} ms (have: ${messages.map((m) => `${m.to}: ${m.subject}`).join(' | ')})`);
-      await new Promise<void>((ok) => {
-        const wake = () => {
-          waiters.delete(wake);
-          ok();
-        };
-        waiters.add(wake);
-        setTimeout(wake, 50);
-      });
-    }
-  };
+  const waitFor: MailCatcher['waitFor'] = (to, filter, ms) =>
+    eventually(
+      () => {
+        const found = find(to, filter);
+        if (!found) throw new Error(`no mail to ${to} (have: ${messages.map((m) => `${m.to}: ${m.subject}`).join(' | ')})`);
+        return found;
+      },
+      { timeout: ms },
+    );
 
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -1,6 +1,7 @@
 // The real service as a child process (`bun run src/index.ts`) on a given database, for tests that
 // must kill it (SIGKILL) or stop it (SIGTERM) the way an operator's platform would.
 import { join } from 'node:path';
+import { eventually } from './eventually';
 import { freePort, ADMIN_KEY } from './service';
 
 export type ServiceProcess = {
@@ -63,15 +64,18 @@ export async function spawnService(databaseUrl: string, env: Record<string, stri
       return proc.signalCode ? null : proc.exitCode;
     },
   };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`service exited during start (${proc.exitCode}):\n${out}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200).catch(() => false);
-    if (ready) return service;
-    if (Date.now() > deadline) {
-      proc.kill('SIGKILL');
-      throw new Error(`service not ready within 30 s:\n${out}`);
-    }
-    await Bun.sleep(100);
+  try {
+    await eventually(
+      async () => {
+        if (proc.exitCode !== null) throw new Error(`service exited during start (${proc.exitCode}):\n${out}`);
+        const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+        if (!ready) throw new Error(`service not ready:\n${out}`);
+      },
+      { timeout: 30_000 },
+    );
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw error;
   }
+  return service;
 }

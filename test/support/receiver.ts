@@ -2,6 +2,7 @@
 // answers with whatever `respond` says (200 "ok" by default). Every body is checked against the
 // documented event schemas (support/contract.ts).
 import { checkEnvelope } from './contract';
+import { eventually } from './eventually';
 
 export type ReceivedWebhook = { path: string; headers: Record<string, string>; body: string; json: any; at: number };
 
@@ -25,14 +26,15 @@ export async function startReceiver(): Promise<Receiver> {
     port: 0,
     received,
     respond: () => new Response('ok'),
-    async waitUntil(check, ms = 10_000) {
-      const deadline = Date.now() + ms;
-      while (!check(received)) {
-        if (Date.now() > deadline) {
-          throw new Error(`receiver: condition not met within ${ms} ms; got ${received.length}: ${received.map((r) => r.headers['x-service-event']).join(', ')}`);
-        }
-        await Bun.sleep(20);
-      }
+    async waitUntil(check, ms) {
+      await eventually(
+        () => {
+          if (!check(received)) {
+            throw new Error(`receiver: condition not met; got ${received.length}: ${received.map((r) => r.headers['x-service-event']).join(', ')}`);
+          }
+        },
+        { timeout: ms },
+      );
       return received;
     },
     waitFor(count, ms) {

@@ -32,6 +32,8 @@ export type TestService = {
   scopedKey(scopes: Scope[]): Promise<string>;
   publishableKey(): Promise<string>;
   partnerKey(partnerId: string): Promise<string>;
+  /** Sends every due webhook delivery now and waits until each is sent and recorded. */
+  deliverWebhooks(): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -99,6 +101,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
     scopedKey: async (scopes) => (await createApiKey(db.sql, { name: 'test', kind: 'scoped', scopes })).key,
     publishableKey: async () => (await createApiKey(db.sql, { name: 'test', kind: 'publishable' })).key,
     partnerKey: async (partnerId) => (await createApiKey(db.sql, { name: 'test', kind: 'partner', partnerId })).key,
+    deliverWebhooks: () => running.dispatcher.drain(),
     async stop() {
       await running.stop();
       // every event this service wrote, also those built in SQL (payout runs, bulk approval)

@@ -35,5 +35,3 @@ export function verifyServiceSignature(secret: string, hook: ReceivedWebhook, no
   if (given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) return false;
   return Math.abs(nowSeconds - Number(timestamp)) <= 300;
 }
-
-export const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { RETRY_DELAYS_MS, RETRY_JITTER, retryDelayMs } from '../../src/modules/webhooks/schedule';
 import { startService, type TestService } from '../support/service';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { createPartner, LOCAL_RECEIVERS, registerEndpoint, sleep } from '../support/webhooks';
+import { createPartner, LOCAL_RECEIVERS, registerEndpoint } from '../support/webhooks';
 
 describe('the schedule', () => {
   test('is the documented list, with jitter of at most 20 % either way, and ends', () => {
@@ -35,22 +35,20 @@ describe('with WEBHOOK_AUTO_RETRY=true', () => {
     await rcv.stop();
   });
 
-  const rowsOf = (endpointId: string) =>
-    svc.sql`select id, status, attempt, retry_of, error, next_attempt_at, created_at from webhook_deliveries where endpoint_id = ${endpointId} order by attempt`;
-
-  async function waitRows(endpointId: string, check: (rows: any[]) => boolean): Promise<any[]> {
-    for (let i = 0; i < 400; i++) {
-      const rows = await rowsOf(endpointId);
-      if (check([...rows])) return [...rows];
-      await sleep(25);
-    }
-    throw new Error(`rows not as expected: ${JSON.stringify(await rowsOf(endpointId))}`);
+  const rowsOf = async (endpointId: string): Promise<any[]> => [
+    ...(await svc.sql`select id, status, attempt, retry_of, error, next_attempt_at, created_at from webhook_deliveries where endpoint_id = ${endpointId} order by attempt`),
+  ];
+  /** The dispatcher sends what is due now (a retry not yet due stays queued); then the endpoint's rows. */
+  async function deliveredRows(endpointId: string): Promise<any[]> {
+    await svc.deliverWebhooks();
+    return rowsOf(endpointId);
   }
 
   test('a failure schedules the next attempt ~5 s later, linked to it; it is sent when due', async () => {
     const { id } = await registerEndpoint(svc, `${rcv.url}/retry`, ['partner.created']);
     await createPartner(svc);
-    const rows = await waitRows(id, (r) => r.length === 2);
+    const rows = await deliveredRows(id);
+    expect(rows).toHaveLength(2);
     const [first, second] = rows;
     expect(first).toMatchObject({ status: 'failed', attempt: 1, error: 'http_status' });
     expect(second).toMatchObject({ status: 'pending', attempt: 2, retry_of: first.id, error: null });
@@ -64,13 +62,13 @@ describe('with WEBHOOK_AUTO_RETRY=true', () => {
     // the receiver recovers; bring the due time forward instead of waiting 5 s
     down = false;
     await svc.sql`update webhook_deliveries set next_attempt_at = now() where id = ${second.id}`;
-    const done = await waitRows(id, (r) => r.length === 2 && r[1].status === 'succeeded');
+    const done = await deliveredRows(id);
+    // succeeded: nothing further is scheduled
+    expect(done).toHaveLength(2);
     expect(done[1]).toMatchObject({ status: 'succeeded', attempt: 2 });
     const hooks = rcv.received.filter((h) => h.path === '/retry');
     expect(hooks).toHaveLength(2);
     expect(hooks[0]!.json.id).toBe(hooks[1]!.json.id);
-    await sleep(1200);
-    expect(await rowsOf(id)).toHaveLength(2);
   });
 
   test('the schedule ends: after the 8th attempt nothing more is scheduled', async () => {
@@ -78,24 +76,24 @@ describe('with WEBHOOK_AUTO_RETRY=true', () => {
     const { id } = await registerEndpoint(svc, `${rcv.url}/always-down`, ['partner.created']);
     await createPartner(svc);
     for (let attempt = 2; attempt <= 8; attempt++) {
-      const rows = await waitRows(id, (r) => r.length === attempt);
+      const rows = await deliveredRows(id);
+      expect(rows).toHaveLength(attempt);
       expect(rows[attempt - 1]).toMatchObject({ status: 'pending', attempt, retry_of: rows[attempt - 2].id });
+      // due now instead of in minutes or hours
       await svc.sql`update webhook_deliveries set next_attempt_at = now() where id = ${rows[attempt - 1].id}`;
-      await svc.sql`select pg_notify('partnerd_deliveries', '')`; // wake the dispatcher instead of waiting for its poll
     }
-    const rows = await waitRows(id, (r) => r.length === 8 && r[7].status === 'failed');
-    await sleep(1200);
-    expect(await rowsOf(id)).toHaveLength(8);
+    const rows = await deliveredRows(id);
+    expect(rows).toHaveLength(8);
     expect(rows.every((r: any) => r.status === 'failed')).toBe(true);
+    expect(rcv.received.filter((h) => h.path === '/always-down')).toHaveLength(8);
   }, 30_000);
 
   test('blocked deliveries are not retried', async () => {
     const id = 'whe_0000000000000000000000blk0';
     await svc.sql`insert into webhook_endpoints (id, url, events, secret) values (${id}, 'https://169.254.169.254/x', ${['partner.created']}, 'whsec_AAAA')`;
     await createPartner(svc);
-    const rows = await waitRows(id, (r) => r.length === 1 && r[0].status === 'failed');
-    expect(rows[0]).toMatchObject({ error: 'blocked' });
-    await sleep(1200);
-    expect(await rowsOf(id)).toHaveLength(1);
+    const rows = await deliveredRows(id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'failed', error: 'blocked' });
   });
 });

@@ -2,10 +2,10 @@
 // and in flight loses nothing (at-least-once after restart); SIGTERM lets an in-flight delivery
 // finish and be recorded before the process exits.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { eventually } from '../support/eventually';
 import { createTestDatabase } from '../support/postgres';
 import { spawnService, type ServiceProcess } from '../support/process';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { sleep } from '../support/webhooks';
 
 let rcv: Receiver;
 const databases: { drop(): Promise<void> }[] = [];
@@ -85,24 +85,25 @@ test('SIGKILL with deliveries pending and in flight: after a restart every commi
   await rcv.waitUntil(() => committed.every((id) => arrived().has(id)), 40_000);
   for (const id of committed) expect(arrived().has(id)).toBe(true);
 
-  // and the log ends with every delivery succeeded
-  for (let i = 0; i < 200; i++) {
+  // and the log ends with every delivery succeeded (recorded just after the receiver answered)
+  await eventually(async () => {
     const [left] = await db.sql`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`;
-    if (left!.n === 0) break;
-    await sleep(50);
-  }
-  const [left] = await db.sql`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`;
-  expect(left!.n).toBe(0);
+    expect(left!.n).toBe(0);
+  }, { timeout: 10_000 });
   second.proc.kill('SIGTERM');
   expect(await second.exited()).toBe(0);
 }, 90_000);
 
 test('SIGTERM lets an in-flight delivery finish and records it before exiting', async () => {
   const db = await database();
-  const svc = await spawnService(db.url, ENV);
+  // info: the process logs "stopping" once it has taken the signal
+  const svc = await spawnService(db.url, { ...ENV, LOG_LEVEL: 'info' });
   children.push(svc);
+  // the receiver answers only once the process is shutting down
+  let answer!: () => void;
+  const answered = new Promise<void>((ok) => (answer = ok));
   rcv.respond = async (req) => {
-    if (new URL(req.url).pathname === '/graceful') await sleep(1500);
+    if (new URL(req.url).pathname === '/graceful') await answered;
     return new Response('finished');
   };
   expect((await svc.api('POST', '/webhooks', { url: `${rcv.url}/graceful`, events: ['partner.created'] })).status).toBe(201);
@@ -110,6 +111,10 @@ test('SIGTERM lets an in-flight delivery finish and records it before exiting', 
   await rcv.waitUntil((r) => r.some((h) => h.path === '/graceful'));
 
   svc.proc.kill('SIGTERM');
+  await eventually(() => expect(svc.output()).toContain('"msg":"stopping"'), { timeout: 10_000 });
+  // shutting down, and still waiting for the delivery
+  expect(svc.proc.exitCode).toBeNull();
+  answer();
   expect(await svc.exited()).toBe(0);
   const rows = await db.sql`select status, response_status, response_body from webhook_deliveries`;
   expect([...rows]).toEqual([{ status: 'succeeded', response_status: 200, response_body: 'finished' }]);

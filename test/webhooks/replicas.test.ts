@@ -5,7 +5,7 @@ import { openSql } from '../../src/db';
 import { createDispatcher, type Dispatcher } from '../../src/modules/webhooks';
 import { startService, type TestService } from '../support/service';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { createPartner, LOCAL_RECEIVERS, registerEndpoint, sleep } from '../support/webhooks';
+import { createPartner, LOCAL_RECEIVERS, registerEndpoint } from '../support/webhooks';
 
 let svc: TestService;
 let rcv: Receiver;
@@ -27,9 +27,15 @@ afterAll(async () => {
 });
 
 test('two dispatchers on one database: each delivery is sent once, and both do some of the work', async () => {
-  rcv.respond = async () => {
-    await sleep(20); // slow enough that one dispatcher (4 at a time) cannot take everything
-    return new Response('ok');
+  // the first requests are held until 8 are open at once: with 4 at a time per dispatcher, that
+  // many means both dispatchers took work; then everything is answered at once
+  const held: (() => void)[] = [];
+  rcv.respond = () => {
+    if (held.length === 8) return new Response('ok');
+    return new Promise<Response>((ok) => {
+      held.push(() => ok(new Response('ok')));
+      if (held.length === 8) for (const answer of held) answer();
+    });
   };
   await registerEndpoint(svc, `${rcv.url}/one`, ['partner.created']);
   await registerEndpoint(svc, `${rcv.url}/two`, ['*']);
@@ -37,13 +43,8 @@ test('two dispatchers on one database: each delivery is sent once, and both do s
   for (let i = 0; i < partners; i++) await createPartner(svc);
 
   await rcv.waitFor(partners * 2, 30_000);
-  // everything recorded, then a pause in which a duplicate would show up
-  for (let i = 0; i < 200; i++) {
-    const [left] = await svc.sql`select count(*)::int as n from webhook_deliveries where status <> 'succeeded'`;
-    if (left!.n === 0) break;
-    await sleep(25);
-  }
-  await sleep(1500);
+  // each dispatcher sends what is still due and records what it sent: a duplicate would be sent now
+  await Promise.all([svc.deliverWebhooks(), other.drain()]);
 
   const rows = await svc.sql`select id, status, attempt from webhook_deliveries`;
   expect(rows).toHaveLength(partners * 2);

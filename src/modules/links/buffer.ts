@@ -24,13 +24,13 @@ export const FLUSH_MS = 100;
 /** Rows per insert statement. */
 const BATCH_ROWS = 2_000;
 /** Inserts running at once. */
-const MAX_IN_FLIGHT = 3;
+export const MAX_IN_FLIGHT = 3;
 /** A backlog this large is written at once instead of waiting for the timer. */
 const EAGER_ROWS = 500;
 /** Oldest pending click older than this: new redirects wait (see backpressure). */
-const OVERLOAD_AGE_MS = 500;
+export const OVERLOAD_AGE_MS = 500;
 /** Longest a redirect waits out an overload. */
-const MAX_WAIT_MS = 1_000;
+export const MAX_WAIT_MS = 1_000;
 const MAX_RETRY_MS = 1_000;
 
 export class ClickBuffer {

@@ -27,6 +27,8 @@ export type Dispatcher = {
   stop(): Promise<void>;
   /** Looks for due deliveries now. */
   wake(): void;
+  /** Sends what is due now and waits until it is sent and recorded, till nothing is due (tests). */
+  drain(): Promise<void>;
   /** Attempts made by this dispatcher since start. */
   readonly sent: number;
 };
@@ -63,6 +65,7 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
   let inFlight = 0;
   let sent = 0;
   let pumping = false;
+  let pumped: Promise<void> = Promise.resolve();
   let again = false;
   let poller: ReturnType<typeof setInterval> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
@@ -98,7 +101,7 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
       again = true;
       return;
     }
-    void pump();
+    pumped = pump();
   }
 
   async function pump(): Promise<void> {
@@ -223,6 +226,15 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
       return sent;
     },
     wake,
+    async drain() {
+      for (let before = -1; running && (before !== sent || sends.size > 0); ) {
+        before = sent;
+        wake();
+        await pumped;
+        await Promise.all([...sends]);
+        await flush();
+      }
+    },
     async start() {
       if (running) return;
       running = true;
