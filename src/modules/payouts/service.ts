@@ -1,6 +1,7 @@
 // Payout runs and payouts: per partner and currency, approved commissions minus open clawbacks; when
 // the net reaches MIN_PAYOUT, one payout. Set-based SQL, one transaction per batch of partners, under
 // an advisory lock so replicas never run it twice at once.
+import type { PayoutOutcome, PayoutProvider } from '../../../plugins/billing';
 import type { AppContext } from '../../context';
 import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
@@ -11,16 +12,32 @@ import { TRANSITIONS } from '../commissions/lifecycle';
 import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../webhooks/outbox';
 import { exponentOf, formatMinor, majorToMinorCeil } from '../../lib/money';
 import { idBase } from './bulk-events';
-import type { PayoutOutcome, PayoutProvider } from './provider';
 
 export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 type Row = Record<string, any>;
 
-export type PayoutView = ReturnType<typeof payoutView>;
+/** A payout as the API answers it; amounts in major units as decimal strings. */
+export type PayoutView = {
+  id: string;
+  partnerId: string;
+  currency: string;
+  amount: string;
+  commissionsAmount: string;
+  clawbacksAmount: string;
+  commissionCount: number;
+  clawbackCount: number;
+  status: PayoutStatus;
+  provider: string;
+  providerReference: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  paidAt: string | null;
+  failedAt: string | null;
+};
 
-export function payoutView(row: Row) {
+export function payoutView(row: Row): PayoutView {
   const currency = row.currency as string;
   return {
     id: row.id as string,
