@@ -23,6 +23,7 @@ import { systemRoutes } from './modules/system';
 import { openApiRoutes } from './modules/system/openapi';
 import { webhookRoutes } from './modules/webhooks';
 import { webRoutes } from './web';
+import { magicLinkPages } from './web/portal';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -54,7 +55,7 @@ export function createApp(ctx: AppContext) {
     })
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
-    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx)))
+    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages)))
     // server-rendered pages and their assets (/portal, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth

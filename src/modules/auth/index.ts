@@ -2,7 +2,6 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { PageQuery, paginate, readPage } from '../../lib/http';
-import { magicLinkPages } from '../../web/portal';
 import { Email, Name } from '../partners/model';
 import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
 import { authPlugin, readCookie } from './plugin';
@@ -64,8 +63,11 @@ export function apiKeyRoutes(ctx: AppContext) {
 }
 
 
+/** What GET /auth/magic shows when a link signs no one in: the portal's pages, handed in by app.ts. */
+export type MagicLinkPages = { expired(): Response; revoked(reason: string | null): Response };
+
 /** Browser-facing sign-in routes; not under /v1, their links are in emails. */
-export function sessionRoutes(ctx: AppContext) {
+export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
   const perEmail = signInLimiter(ctx);
   const cookie = (value: string, maxAge: number) => sessionCookie(ctx.config.baseUrl, value, maxAge);
 

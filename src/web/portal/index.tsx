@@ -4,6 +4,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
+import type { MagicLinkPages } from '../../modules/auth';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
 import { requestMagicLink, SENT, signInLimiter, signUp, signupOpen } from '../../modules/auth/service';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
@@ -33,8 +34,8 @@ import {
 
 const SIGN_IN = '/portal/sign-in';
 
-/** The answers of a magic link that signs no one in (used by /auth/magic). */
-export const magicLinkPages = {
+/** The answers of a magic link that signs no one in (app.ts hands them to /auth/magic). */
+export const magicLinkPages: MagicLinkPages = {
   expired: () => render(<LinkExpiredPage />, { status: 400 }) as Response,
   revoked: (reason: string | null) => render(<RevokedPage reason={reason} />, { status: 403 }) as Response,
 };
