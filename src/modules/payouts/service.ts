@@ -7,11 +7,11 @@ import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
-import { LOCKS, withAdvisoryLock } from '../../scheduler/lock';
+import { LOCKS, withAdvisoryLock } from '../../db/lock';
 import { TRANSITIONS } from '../commissions/lifecycle';
 import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../webhooks/outbox';
 import { exponentOf, formatMinor, majorToMinorCeil } from '../../lib/money';
-import { idBase } from './bulk-events';
+import { idBase } from '../webhooks/bulk-events';
 
 export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
