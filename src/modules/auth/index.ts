@@ -2,11 +2,11 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { PageQuery, paginate, readPage } from '../../lib/http';
+import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from '../../workflows/sign-in';
 import { Email, Name } from '../partners/model';
 import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
 import { authPlugin, readCookie } from './plugin';
 import { SCOPES } from './scopes';
-import { consumeLink, requestMagicLink, SENT, signInLimiter, signUp } from './service';
 import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
 
 const publicKey = (k: ApiKeyRecord) => ({

@@ -1,13 +1,14 @@
-// Sign-in flows: asking for a magic link, consuming one, self-signup.
-import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
-import { createRateLimiter } from '../../lib/ratelimit';
-import { MINUTE } from '../../lib/time';
-import { sendQuietly } from '../../mail';
-import { revokedEmail, signInEmail } from '../../mail/templates';
-import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../partners/service';
-import { consumeMagicLink, issueMagicLink, magicLinkUrl } from './magic';
-import { createSession } from './sessions';
+// Sign-in flows: asking for a magic link, consuming one (activates the partner and opens a session in
+// one transaction), self-signup. They join auth (links, sessions) and partners.
+import type { AppContext } from '../context';
+import { AppError } from '../lib/errors';
+import { createRateLimiter } from '../lib/ratelimit';
+import { MINUTE } from '../lib/time';
+import { sendQuietly } from '../mail';
+import { revokedEmail, signInEmail } from '../mail/templates';
+import { consumeMagicLink, issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
+import { createSession } from '../modules/auth/sessions';
+import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../modules/partners/service';
 
 const limiters = new WeakMap<AppContext, ReturnType<typeof createRateLimiter>>();
 
