@@ -3,8 +3,8 @@
 // id, so redeliveries and out-of-order arrival never double or lose a commission.
 import type { BillingAction, BillingPlugin, ProviderEvent } from '../../../plugins/billing';
 import type { AppContext } from '../../context';
-import { recordEvent } from '../events/service';
 import { reverseCommissionIn } from '../commissions/lifecycle';
+import { recordEvent } from '../../workflows/record-event';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
 type Reversal = Extract<BillingAction, { kind: 'reversal' }>;
