@@ -31,6 +31,13 @@ module.exports = {
       to: { path: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
+      name: 'workflows-sit-above-modules',
+      severity: 'error',
+      comment: 'A workflow joins modules in one transaction; modules and infrastructure never call one.',
+      from: { path: '^src/(modules|lib|db|mail)/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+      to: { path: '^src/workflows/' },
+    },
+    {
       name: 'plugins-build-on-the-contract',
       severity: 'error',
       comment: 'A billing plugin knows plugins/billing.ts, src/lib and src/db; the core knows it only through that contract.',

@@ -1,10 +1,10 @@
 // Applies what a billing plugin made of a provider event: customer links, conversions through the
 // same pipeline as POST /v1/events, and reversals. Every step is idempotent on the provider's event
 // id, so redeliveries and out-of-order arrival never double or lose a commission.
-import type { BillingAction, BillingPlugin, ProviderEvent } from '../../../plugins/billing';
-import type { AppContext } from '../../context';
-import { reverseCommissionIn } from '../commissions/lifecycle';
-import { recordEvent } from '../../workflows/record-event';
+import type { BillingAction, BillingPlugin, ProviderEvent } from '../../plugins/billing';
+import type { AppContext } from '../context';
+import { reverseCommissionIn } from '../modules/commissions/lifecycle';
+import { recordEvent } from './record-event';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
 type Reversal = Extract<BillingAction, { kind: 'reversal' }>;
