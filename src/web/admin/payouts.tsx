@@ -1,5 +1,6 @@
 // Admin payouts: run now, list by status, mark a pending payout paid, and the CSV export (the API's
-// own /v1/payouts.csv, which the admin session cookie opens). Rules: modules/payouts/service.ts.
+// own /v1/payouts.csv, which the admin session cookie opens). Rules: modules/payouts/service.ts and,
+// for the run, workflows/run-payouts.ts.
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
