@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/lib/log';
 import { newId } from '../src/lib/ids';
 import { manualProvider } from '../src/modules/payouts/provider';
-import { runPayouts } from '../src/modules/payouts/service';
+import { runPayouts } from '../src/workflows/run-payouts';
 import { createContext } from '../src/server';
 import { createTestDatabase, startTestServer } from '../test/support/postgres';
 import { seedApprovedCommissions } from '../test/support/lifecycle-fixtures';

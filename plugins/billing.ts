@@ -1,6 +1,6 @@
 // The interface every billing-provider plugin implements. The core knows nothing provider-specific:
-// a plugin verifies a raw webhook request, then maps the provider's event to billing actions.
-import type { PayoutProvider } from '../src/modules/payouts/provider';
+// a plugin verifies a raw webhook request, then maps the provider's event to billing actions, and
+// may pay payouts. Every type a plugin sees is declared here; this file imports nothing from the core.
 
 /** A provider event whose signature has been verified. */
 export type ProviderEvent = { id: string; type: string; createdAt: Date; object: unknown };
@@ -36,6 +36,33 @@ export type BillingAction =
   | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback' };
 
 export class SignatureError extends Error {}
+
+/** A payout the core has committed (status pending), as handed to a provider to pay. */
+export type ProviderPayout = {
+  /** `pay_…`; use it as the idempotency key at the provider, so a repeated call never pays twice. */
+  id: string;
+  partnerId: string;
+  /** ISO 4217, upper case. */
+  currency: string;
+  /** Major units as a decimal string, e.g. "12.50". */
+  amount: string;
+};
+
+/** What a provider answers for one payout. */
+export type PayoutOutcome =
+  | { status: 'pending'; reference?: string }
+  | { status: 'paid'; reference?: string }
+  | { status: 'failed'; reason: string };
+
+export interface PayoutProvider {
+  /** Stored on the payout (`provider`) and in the actor of what it settles (`provider:<name>`). */
+  readonly name: string;
+  /**
+   * Starts paying one payout. Called once per new payout, after the run committed it; must be safe
+   * to call again for the same payout (use the payout id as the idempotency key at the provider).
+   */
+  send(payout: ProviderPayout): Promise<PayoutOutcome>;
+}
 
 export interface BillingPlugin {
   /** The URL segment: the plugin is mounted at POST /webhooks/<name>. */

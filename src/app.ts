@@ -25,6 +25,7 @@ import { openApiRoutes } from './modules/system/openapi';
 import { webhookRoutes } from './modules/webhooks';
 import { webRoutes } from './web';
 import { errorPage, isPagePath } from './web/errors';
+import { magicLinkPages } from './web/portal';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -58,7 +59,7 @@ export function createApp(ctx: AppContext) {
     .mapResponse({ as: 'global' }, ({ responseValue }) => (responseValue === null ? jsonNull() : undefined))
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
-    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx)))
+    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages)))
     // server-rendered pages and their assets (/portal, /admin, /docs, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth

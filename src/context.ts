@@ -5,8 +5,7 @@ import type { Sql } from './db';
 import type { Logger } from './lib/log';
 import type { Metrics } from './lib/metrics';
 import type { Mailer } from './mail';
-import type { BillingPlugin } from '../plugins/billing';
-import type { PayoutProvider } from './modules/payouts/provider';
+import type { BillingPlugin, PayoutProvider } from '../plugins/billing';
 
 export type AppContext = {
   config: Config;

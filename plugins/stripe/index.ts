@@ -3,9 +3,7 @@
 import Stripe from 'stripe';
 import type { Sql } from '../../src/db';
 import { parseMajor } from '../../src/lib/money';
-import type { PayoutOutcome, PayoutProvider } from '../../src/modules/payouts/provider';
-import type { PayoutView } from '../../src/modules/payouts/service';
-import { SignatureError, type BillingPlugin, type ProviderEvent } from '../billing';
+import { SignatureError, type BillingPlugin, type PayoutOutcome, type PayoutProvider, type ProviderEvent, type ProviderPayout } from '../billing';
 import { HANDLERS } from './events';
 
 export type StripeOptions = {
@@ -85,7 +83,7 @@ export function createStripePlugin(options: StripeOptions): BillingPlugin {
 export function connectPayouts(client: Stripe, sql: Sql): PayoutProvider {
   return {
     name: 'stripe',
-    async send(payout: PayoutView): Promise<PayoutOutcome> {
+    async send(payout: ProviderPayout): Promise<PayoutOutcome> {
       const [partner] = await sql`select billing_connect_account_id from partners where id = ${payout.partnerId}`;
       const destination = partner?.billing_connect_account_id as string | null | undefined;
       if (!destination) return { status: 'pending' };

@@ -2,7 +2,7 @@
 // commissions whose holdback has passed. One replica at a time (advisory lock); the others skip.
 import type { AppContext } from '../context';
 import { approveDueCommissions } from '../modules/commissions/lifecycle';
-import { LOCKS, withAdvisoryLock } from './lock';
+import { LOCKS, withAdvisoryLock } from '../db/lock';
 
 /** One run of the job; answers how many commissions it approved (0 when another replica holds the lock). */
 export async function runApprovalJob(ctx: AppContext): Promise<number> {

@@ -2,7 +2,7 @@
 // One replica at a time (advisory lock); the others skip.
 import type { AppContext } from '../context';
 import { payoutProvider } from '../modules/payouts/provider';
-import { runPayouts } from '../modules/payouts/service';
+import { runPayouts } from '../workflows/run-payouts';
 
 /** One run of the job; answers how many payouts it created (0 when another replica holds the lock). */
 export async function runPayoutJob(ctx: AppContext): Promise<number> {

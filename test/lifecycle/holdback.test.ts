@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { newId } from '../../src/lib/ids';
 import { approveDueCommissions } from '../../src/modules/commissions/lifecycle';
 import { runApprovalJob } from '../../src/scheduler/approval';
-import { LOCKS } from '../../src/scheduler/lock';
+import { LOCKS } from '../../src/db/lock';
 import { DELIVERY_CHANNEL } from '../../src/modules/webhooks/outbox';
 import { startScheduler } from '../../src/scheduler';
 import { eventually } from '../support/eventually';

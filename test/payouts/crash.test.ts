@@ -2,7 +2,7 @@
 // lock is released and the next run pays the rest.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { manualProvider } from '../../src/modules/payouts/provider';
-import { runPayouts } from '../../src/modules/payouts/service';
+import { runPayouts } from '../../src/workflows/run-payouts';
 import { startService, type TestService } from '../support/service';
 import { insertCampaign, insertCommission, insertPartner } from '../support/lifecycle-fixtures';
 

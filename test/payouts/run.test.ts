@@ -201,7 +201,7 @@ describe('a payout run', () => {
       partners.push(partnerId);
       await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 6000 + i, status: 'approved' });
     }
-    const { runPayouts } = await import('../../src/modules/payouts/service');
+    const { runPayouts } = await import('../../src/workflows/run-payouts');
     const { manualProvider } = await import('../../src/modules/payouts/provider');
     const made = await runPayouts(svc.ctx, { actor: 'job:payout', provider: manualProvider, batchSize: 5 });
     expect(made!.map((p) => p.partnerId).sort()).toEqual([...partners].sort());
@@ -212,7 +212,7 @@ describe('a payout run', () => {
 
 describe('without the advisory lock', () => {
   test('two runs at once still pay each commission once', async () => {
-    const { payEligiblePartners } = await import('../../src/modules/payouts/service');
+    const { payEligiblePartners } = await import('../../src/workflows/run-payouts');
     const { manualProvider } = await import('../../src/modules/payouts/provider');
     const partners: string[] = [];
     for (let i = 0; i < 8; i++) {

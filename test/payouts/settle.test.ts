@@ -1,7 +1,7 @@
 // Settling payouts (mark-paid, mark-failed, providers), listing, and the CSV export.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { PayoutProvider } from '../../src/modules/payouts/provider';
-import { runPayouts } from '../../src/modules/payouts/service';
+import type { PayoutProvider } from '../../plugins/billing';
+import { runPayouts } from '../../src/workflows/run-payouts';
 import { startService, type TestService } from '../support/service';
 import { clawbacksOf, commissionRow, eventsFor, insertCampaign, insertCommission, insertPartner, transitionsOf } from '../support/lifecycle-fixtures';
 

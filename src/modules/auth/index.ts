@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { paginate, readPage } from '../../lib/http';
-import { magicLinkPages } from '../../web/portal';
+import { consumeLink, requestMagicLink, SENT, signUp } from '../../workflows/sign-in';
 import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
 import { authPlugin, readCookie } from './plugin';
 import {
@@ -16,7 +16,7 @@ import {
   SignUpBody,
 } from './model';
 import { takeSignInRequest } from './limit';
-import { consumeLink, requestMagicLink, SENT, signUp } from './service';
+
 import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
 
 const publicKey = (k: ApiKeyRecord) => ({
@@ -72,8 +72,11 @@ export function apiKeyRoutes(ctx: AppContext) {
 }
 
 
+/** What GET /auth/magic shows when a link signs no one in: the portal's pages, handed in by app.ts. */
+export type MagicLinkPages = { expired(): Response; revoked(reason: string | null): Response };
+
 /** Browser-facing sign-in routes; not under /v1, their links are in emails. */
-export function sessionRoutes(ctx: AppContext) {
+export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
   const cookie = (value: string, maxAge: number) => sessionCookie(ctx.config.baseUrl, value, maxAge);
 
   return new Elysia({ detail: { tags: ['Sign-in'] } } as never)

@@ -1,7 +1,7 @@
 // Request and response schemas of the API-key and sign-in routes.
 import { t } from 'elysia';
 import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
-import { Email, Name } from '../partners/model';
+import { Email, Name } from '../../lib/fields';
 import { KEY_KINDS, SCOPES } from './scopes';
 
 const KeyName = t.String({ minLength: 1, maxLength: 200 });

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia';
 import { SignatureError, type BillingPlugin } from '../../../plugins/billing';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { ingestProviderEvent } from './service';
+import { ingestProviderEvent } from '../../workflows/ingest-provider-event';
 
 export function billingRoutes(ctx: AppContext) {
   const app = new Elysia();

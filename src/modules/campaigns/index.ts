@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { forbidden } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
-import { rejectNul } from '../links/nul';
+import { rejectNul } from '../../lib/nul';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { invalidateLinkCache } from '../links/runtime';
 import { CampaignParams, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from './model';

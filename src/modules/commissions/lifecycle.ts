@@ -8,7 +8,7 @@ import type { Principal } from '../auth/scopes';
 import { DELIVERY_CHANNEL, enqueueEvent, insertDeliveriesForEnvelopes } from '../webhooks/outbox';
 import { exponentArrays, formatMinor } from '../../lib/money';
 import { toCommission, type Commission, type CommissionStatus } from './service';
-import { idBase } from '../payouts/bulk-events';
+import { idBase } from '../webhooks/bulk-events';
 
 
 /**

@@ -5,9 +5,10 @@ import type { AppContext } from '../../context';
 import { invalidField } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { parseMajor } from '../../lib/money';
+import { recordEvent } from '../../workflows/record-event';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { CreateEventBody, isMetadata, ListEventsQuery, TrackEventBody } from './model';
-import { checkIdempotencyKey, listEvents, recordEvent, type EventRecord } from './service';
+import { checkIdempotencyKey, listEvents, type EventRecord } from './service';
 
 const eventBody = (e: EventRecord) => ({
   id: e.id,

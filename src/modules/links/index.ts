@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { forbidden, invalidField, notFound } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
-import { rejectNul } from './nul';
+import { rejectNul } from '../../lib/nul';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { clientAddress, CORS_HEADERS } from './address';
 import { CreateLinkBody, IdentifyBody, ListLinksQuery, RecordClickBody } from './model';

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
-import { page } from '../../web/page';
 import { clientAddress } from './address';
 import type { LinkTarget } from './cache';
+import { page } from './page';
 import { linkRuntime } from './runtime';
 import { SLUG_PATTERN } from './service';
 
-const CLIENT_JS = readFileSync(join(import.meta.dir, '..', '..', 'web', 'client.js'), 'utf8');
+const CLIENT_JS = readFileSync(join(import.meta.dir, 'client.js'), 'utf8');
 const CLIENT_ETAG = `"${Bun.hash(CLIENT_JS).toString(36)}"`;
 
 const notFoundPage = () =>

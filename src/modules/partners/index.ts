@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { paginate, readPage } from '../../lib/http';
+import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
 import { authPlugin, requirePartner } from '../auth/plugin';
 import { createApiKey } from '../auth/keys';
 import { conflict } from '../../lib/errors';
@@ -12,9 +13,7 @@ import {
   getCommissionSnapshot,
   getPartner,
   listPartners,
-  reinstatePartner,
   reinvitePartner,
-  revokePartner,
   updatePartner,
   type Partner,
 } from './service';

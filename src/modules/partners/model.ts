@@ -1,11 +1,11 @@
 // Request and response schemas of the partner API.
 import { t } from 'elysia';
+import { Email, Name } from '../../lib/fields';
 import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
 import { Metadata } from '../../lib/metadata';
 import { CommissionSnapshot } from '../campaigns/rules';
 
-export const Email = t.String({ format: 'email', maxLength: 254, description: 'Lowercased on storage.' });
-export const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+export { Email, Name };
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
 
 export const CreatePartnerBody = t.Object({

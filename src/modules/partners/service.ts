@@ -1,4 +1,5 @@
-// Partner rules: creation (admin, self-signup, federation), invites, revoke and reinstate.
+// Partner rules: creation (admin, self-signup, federation), invites, updates. Revoking and reinstating
+// a partner is src/workflows/revoke-partner.ts.
 import type { AppContext } from '../../context';
 import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
@@ -6,12 +7,9 @@ import { idTime, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
-import { inviteEmail, reinstatedEmail, revokedEmail } from '../../mail/templates';
+import { inviteEmail } from '../../mail/templates';
 import { issueMagicLink, magicLinkUrl } from '../auth/magic';
-import { endPartnerSessions } from '../auth/sessions';
-import { revokePartnerKeys } from '../auth/keys';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
-import { invalidateLinkCache } from '../links/runtime';
 import { enqueueEvent } from '../webhooks/outbox';
 import type { PartnerRecord, SnapshotRecord } from './model';
 
@@ -214,46 +212,6 @@ export async function reinvitePartner(ctx: AppContext, id: string): Promise<{ ok
   });
   await sendQuietly(ctx.mailer, ctx.log, inviteEmail({ to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
   return { ok: true, expiresAt: invite.expiresAt.toISOString() };
-}
-
-/**
- * Suspends a partner: sessions end at once, no new attribution accrues, earned commissions stay.
- * `revokeKeys` (the DELETE form) also revokes the partner's API keys. Revoking twice changes nothing.
- */
-export async function revokePartner(
-  ctx: AppContext,
-  id: string,
-  input: { reason?: string; revokeKeys: boolean },
-): Promise<Partner> {
-  const reason = input.reason?.trim() || null;
-  const { partner, first } = await ctx.sql.begin(async (tx) => {
-    const [row] = await tx`
-      update partners set revoked_at = now(), revoke_reason = ${reason}, updated_at = now()
-      where id = ${id} and revoked_at is null
-      returning id`;
-    const [exists] = row ? [row] : await tx`select id from partners where id = ${id}`;
-    if (!exists) throw notFound('partner');
-    await endPartnerSessions(tx, id);
-    if (input.revokeKeys) await revokePartnerKeys(tx, id);
-    return { partner: (await findPartner(tx, id))!, first: Boolean(row) };
-  });
-  // share links of a revoked partner stop recording clicks at once (NOTIFY tells other replicas)
-  if (first) invalidateLinkCache(ctx, { all: true });
-  if (first) await sendQuietly(ctx.mailer, ctx.log, revokedEmail({ to: partner.email, name: partner.name, reason }));
-  return partner;
-}
-
-/** Undoes a revoke: active again if it was ever activated, else pending. */
-export async function reinstatePartner(ctx: AppContext, id: string): Promise<Partner> {
-  const partner = await ctx.sql.begin(async (tx) => {
-    const current = await getPartner(tx, id);
-    if (current.status !== 'revoked') throw conflict('partner is not revoked');
-    await tx`update partners set revoked_at = null, revoke_reason = null, updated_at = now() where id = ${id}`;
-    return (await findPartner(tx, id))!;
-  });
-  invalidateLinkCache(ctx, { all: true });
-  await sendQuietly(ctx.mailer, ctx.log, reinstatedEmail({ to: partner.email, name: partner.name }));
-  return partner;
 }
 
 export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promise<typeof SnapshotRecord.static> {

@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/errors';
 import { PageQuery, paginate, QueryEnum, readPage } from '../../lib/http';
+import { runPayouts, throwIfLocked } from '../../workflows/run-payouts';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
 import type { Principal } from '../auth/scopes';
 import { actorOf } from '../commissions/lifecycle';
@@ -15,8 +16,6 @@ import {
   payoutDetail,
   payoutsCsv,
   PAYOUT_STATUSES,
-  runPayouts,
-  throwIfLocked,
   type PayoutFilter,
 } from './service';
 

@@ -12,12 +12,11 @@ import {
   createPartner,
   findPartner,
   listPartners,
-  reinstatePartner,
   reinvitePartner,
-  revokePartner,
   type Partner,
 } from '../../modules/partners/service';
 import { listPayouts } from '../../modules/payouts/service';
+import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
 import { CsrfInput, Field, formErrors, formList, schemaErrors, type FormErrors } from '../forms';
 import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';

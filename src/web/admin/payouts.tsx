@@ -1,12 +1,14 @@
 // Admin payouts: run now, list by status, mark a pending payout paid, and the CSV export (the API's
-// own /v1/payouts.csv, which the admin session cookie opens). Rules: modules/payouts/service.ts.
+// own /v1/payouts.csv, which the admin session cookie opens). Rules: modules/payouts/service.ts and,
+// for the run, workflows/run-payouts.ts.
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { partnerNames } from '../../modules/partners/service';
 import { payoutProvider } from '../../modules/payouts/provider';
-import { listPayouts, markPayoutPaid, PAYOUT_STATUSES, runPayouts, type PayoutStatus, type PayoutView } from '../../modules/payouts/service';
+import { listPayouts, markPayoutPaid, PAYOUT_STATUSES, type PayoutStatus, type PayoutView } from '../../modules/payouts/service';
+import { runPayouts } from '../../workflows/run-payouts';
 import { CsrfInput, SelectField } from '../forms';
 import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';

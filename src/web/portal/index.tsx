@@ -4,9 +4,9 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
+import type { MagicLinkPages } from '../../modules/auth';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
 import { takeSignInRequest } from '../../modules/auth/limit';
-import { requestMagicLink, SENT, signUp, signupOpen } from '../../modules/auth/service';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
 import { listCampaigns } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
@@ -15,6 +15,7 @@ import { createLink, listLinks } from '../../modules/links/service';
 import { Email, Name } from '../../modules/partners/model';
 import { listPayouts } from '../../modules/payouts/service';
 import { clickCount, commissionTotals, dailyActivity } from '../../modules/reports/service';
+import { requestMagicLink, SENT, signUp, signupOpen } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { formErrors, formFields, schemaErrors, type FormErrors } from '../forms';
 import { render, seeOther } from '../render';
@@ -34,8 +35,8 @@ import {
 
 const SIGN_IN = '/portal/sign-in';
 
-/** The answers of a magic link that signs no one in (used by /auth/magic). */
-export const magicLinkPages = {
+/** The answers of a magic link that signs no one in (app.ts hands them to /auth/magic). */
+export const magicLinkPages: MagicLinkPages = {
   expired: () => render(<LinkExpiredPage />, { status: 400 }) as Response,
   revoked: (reason: string | null) => render(<RevokedPage reason={reason} />, { status: 403 }) as Response,
 };

@@ -1,4 +1,4 @@
-// A minimal HTML page shell for the few server pages of the foundation (sign-in results, portal).
+// A minimal HTML page shell for what a share link answers a visitor when it cannot redirect (404, 503).
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -2,11 +2,11 @@
 // same pipeline as POST /v1/events, and reversals. Every step is idempotent on the provider's event
 // id, and a conversion also on its provider object (billing_conversions), so redeliveries, one
 // invoice under two event ids and out-of-order arrival never double or lose a commission.
-import type { BillingAction, BillingPlugin, ProviderEvent } from '../../../plugins/billing';
-import type { AppContext } from '../../context';
-import type { Transaction, Tx } from '../../db';
-import { recordEvent, type RecordedEvent } from '../events/service';
-import { reverseCommissionIn } from '../commissions/lifecycle';
+import type { BillingAction, BillingPlugin, ProviderEvent } from '../../plugins/billing';
+import type { AppContext } from '../context';
+import type { Transaction, Tx } from '../db';
+import { reverseCommissionIn } from '../modules/commissions/lifecycle';
+import { recordEvent, type RecordedEvent } from './record-event';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
 type Reversal = Extract<BillingAction, { kind: 'reversal' }>;

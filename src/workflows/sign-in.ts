@@ -1,11 +1,12 @@
-// Sign-in flows: asking for a magic link, consuming one, self-signup.
-import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
-import { sendQuietly } from '../../mail';
-import { revokedEmail, signInEmail } from '../../mail/templates';
-import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../partners/service';
-import { consumeMagicLink, issueMagicLink, magicLinkUrl } from './magic';
-import { createSession } from './sessions';
+// Sign-in flows: asking for a magic link, consuming one (activates the partner and opens a session in
+// one transaction), self-signup. They join auth (links, sessions) and partners.
+import type { AppContext } from '../context';
+import { AppError } from '../lib/errors';
+import { sendQuietly } from '../mail';
+import { revokedEmail, signInEmail } from '../mail/templates';
+import { consumeMagicLink, issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
+import { createSession } from '../modules/auth/sessions';
+import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../modules/partners/service';
 
 /** The answer to a sign-in request, the same for any email. */
 export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };

@@ -1,6 +1,6 @@
 // PostgreSQL text cannot hold U+0000: strings carrying it are refused as a 400 before any SQL,
 // instead of failing in the database as a 500 (or, for buffered clicks, after the answer).
-import { AppError } from '../../lib/errors';
+import { AppError } from './errors';
 
 function findNul(value: unknown, path: string): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null;

@@ -1,7 +1,7 @@
 // Postgres advisory locks for jobs: with several replicas sharing one database, a job body runs in
 // one process at a time. The lock is held by one reserved connection for the whole run (a run spans
 // many transactions), and Postgres drops it if that process dies.
-import type { Sql } from '../db';
+import type { Sql } from './index';
 
 export const LOCKS = {
   approval: 0x7061_7031, // "pa01"

@@ -1,0 +1,127 @@
+// Records a conversion event: the event row, attribution and commission accrual (with their webhook
+// envelopes) in ONE transaction (DESIGN.md "Attribution"). POST /v1/events, POST /attribution/events
+// and the billing plugins' conversions all come through here.
+import type { AppContext } from '../context';
+import type { Transaction, Tx } from '../db';
+import { sha256 } from '../lib/crypto';
+import { conflict } from '../lib/errors';
+import { idTime, newId } from '../lib/ids';
+import type { AttributionModel } from '../modules/attribution/models';
+import { recordReferral, resolveAttribution, type AttributionStatus } from '../modules/attribution/service';
+import { accrueCommissions, type AccruedTouch } from '../modules/commissions/accrual';
+import { checkEventInput, toEventRecord, type EventRecord } from '../modules/events/service';
+
+/** Where an event came from: the two HTTP forms, or the name of a billing plugin (e.g. 'stripe'). */
+export type EventSource = 'api' | 'attribution' | (string & {});
+
+export type EventInput = {
+  source: EventSource;
+  userId: string;
+  type: string;
+  amount: bigint | null; // minor units
+  currency: string | null;
+  occurredAt: string | undefined; // as sent
+  metadata: Record<string, unknown>;
+  idempotencyKey: string | undefined;
+};
+
+export type AttributionResult = {
+  status: AttributionStatus;
+  model: AttributionModel;
+  touches: Omit<AccruedTouch, 'campaignId'>[];
+};
+
+export type RecordedEvent = { replayed: boolean; event: EventRecord; attribution: AttributionResult };
+
+/** JSON with object keys sorted, so two equal bodies hash alike whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function requestHash(input: EventInput, occurredAt: Date | null): string {
+  return sha256(
+    canonical({
+      source: input.source,
+      userId: input.userId,
+      type: input.type,
+      amount: input.amount?.toString() ?? null,
+      currency: input.currency,
+      occurredAt: occurredAt?.toISOString() ?? null,
+      metadata: input.metadata,
+    }),
+  );
+}
+
+/**
+ * Records an event and runs attribution and accrual in ONE transaction (the caller's `tx` when
+ * given: a billing conversion commits with its dedupe row). With an idempotency key, a
+ * transaction-scoped advisory lock on the key serialises concurrent duplicates: the first records,
+ * the others find its row once it commits and answer it (or 409 on another body).
+ */
+export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Transaction): Promise<RecordedEvent> {
+  const occurredAt = checkEventInput(input, input.source === 'api' ? 'amount' : 'value');
+  const hash = requestHash(input, occurredAt);
+  const inTransaction = (body: (sql: Transaction) => Promise<RecordedEvent>) => (tx ? body(tx) : ctx.sql.begin(body));
+  return inTransaction(async (sql) => {
+    if (input.idempotencyKey !== undefined) {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:event-key:' + input.idempotencyKey}, 0))`;
+      const [existing] = await sql`select * from events where idempotency_key = ${input.idempotencyKey}`;
+      if (existing) {
+        if (existing.request_hash !== hash) throw conflict('Idempotency-Key was already used with a different request body');
+        return { replayed: true, event: toEventRecord(existing), attribution: await loadAttributionResult(sql, existing) };
+      }
+    }
+    // one user at a time: their first attributed event creates the referral, and maxOccurrences counts
+    await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:user:' + input.userId}, 0))`;
+    const id = newId('event');
+    // the default occurredAt is the event's createdAt: the time in its id
+    const when = occurredAt ?? idTime(id);
+    const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when });
+
+    const [row] = await sql`
+      insert into events (id, user_id, type, amount, currency, occurred_at, metadata, idempotency_key, request_hash, source,
+                          attribution_status, attribution_model)
+      values (${id}, ${input.userId}, ${input.type}, ${input.amount}, ${input.currency}, ${when}, ${sql.json(input.metadata as never)},
+              ${input.idempotencyKey ?? null}, ${hash}, ${input.source}, ${resolution.status}, ${resolution.model})
+      returning *`;
+    if (resolution.newReferral) {
+      await recordReferral(sql, { userId: input.userId, model: resolution.model, startedAt: when, touches: resolution.touches });
+    }
+    const touches =
+      resolution.status === 'attributed'
+        ? await accrueCommissions(sql, {
+            event: { id, userId: input.userId, type: input.type, amount: input.amount, currency: input.currency, occurredAt: when, metadata: input.metadata },
+            model: resolution.model,
+            touches: resolution.touches,
+            referralStartedAt: resolution.referralStartedAt!,
+            defaultHoldbackDays: ctx.config.holdbackDays,
+          })
+        : [];
+    return {
+      replayed: false,
+      event: toEventRecord(row!),
+      attribution: { status: resolution.status, model: resolution.model, touches: touches.map(({ campaignId: _c, ...t }) => t) },
+    };
+  });
+}
+
+/** The attribution result of an event already recorded (for idempotent replays). */
+async function loadAttributionResult(sql: Tx, event: Record<string, any>): Promise<AttributionResult> {
+  const rows = await sql`
+    select a.id, a.click_id, a.partner_id, a.weight, c.id as commission_id
+    from attributions a left join commissions c on c.attribution_id = a.id
+    where a.event_id = ${event.id}
+    order by a.id`;
+  return {
+    status: event.attribution_status,
+    model: event.attribution_model,
+    touches: rows.map((r) => ({ clickId: r.click_id, partnerId: r.partner_id, weight: r.weight, attributionId: r.id, commissionId: r.commission_id ?? null })),
+  };
+}

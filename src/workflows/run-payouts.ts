@@ -1,0 +1,211 @@
+// Payout runs: per partner and currency, approved commissions minus open clawbacks; when the net
+// reaches MIN_PAYOUT, one payout. Set-based SQL, one transaction per batch of partners (commissions
+// paid, clawbacks netted, payouts created, webhook envelopes), under an advisory lock so replicas
+// never run it twice at once. Called by POST /v1/payouts/run, the admin page and the payout job.
+import type { PayoutOutcome, PayoutProvider } from '../../plugins/billing';
+import type { AppContext } from '../context';
+import type { Tx } from '../db';
+import { LOCKS, withAdvisoryLock } from '../db/lock';
+import { AppError } from '../lib/errors';
+import { newId } from '../lib/ids';
+import { exponentOf, majorToMinorCeil } from '../lib/money';
+import { TRANSITIONS } from '../modules/commissions/lifecycle';
+import { markPayoutFailed, markPayoutPaid, payoutView, type PayoutView } from '../modules/payouts/service';
+import { idBase } from '../modules/webhooks/bulk-events';
+import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../modules/webhooks/outbox';
+
+export type RunOptions = {
+  /** Who started it: 'job:payout' for the schedule, the caller's actor for the API. */
+  actor: string;
+  provider: PayoutProvider;
+  /** Partners per transaction. */
+  batchSize?: number;
+  /** Transactions in flight at once. */
+  workers?: number;
+};
+
+/**
+ * One payout run. Answers the payouts it created, or null when another run holds the lock (on this
+ * or another replica). A crash leaves whole batches committed and the rest untouched.
+ */
+export async function runPayouts(ctx: AppContext, options: RunOptions): Promise<PayoutView[] | null> {
+  const outcome = await withAdvisoryLock(ctx.sql, LOCKS.payouts, () => payEligiblePartners(ctx, options));
+  return outcome.ran ? outcome.result : null;
+}
+
+/**
+ * The run's body without the advisory lock (use runPayouts). Safe on its own too: batches lock the
+ * rows they pay and pay only rows still approved, so two of these at once pay each commission once.
+ */
+export async function payEligiblePartners(ctx: AppContext, options: RunOptions): Promise<PayoutView[]> {
+  const { sql, log } = ctx;
+  const batchSize = options.batchSize ?? 1000;
+  const created: PayoutView[] = [];
+  // Partners are handed out in id order, `batchSize` at a time, to `workers` concurrent transactions;
+  // batches never share a partner, so they never wait on each other's rows.
+  let after = '';
+  let exhausted = false;
+  let turn: Promise<unknown> = Promise.resolve();
+  const nextBatch = (): Promise<string[]> => {
+    const batch = turn.then(async () => {
+      if (exhausted) return [];
+      const rows = await sql`
+        select distinct partner_id from commissions
+        where status = 'approved' and partner_id > ${after}
+        order by partner_id
+        limit ${batchSize}`;
+      if (rows.length < batchSize) exhausted = true;
+      if (rows.length > 0) after = rows[rows.length - 1]!.partner_id;
+      return rows.map((r) => r.partner_id as string);
+    });
+    turn = batch.catch(() => undefined);
+    return batch;
+  };
+  const worker = async () => {
+    try {
+      for (;;) {
+        const partnerIds = await nextBatch();
+        if (partnerIds.length === 0) return;
+        const batch = await sql.begin((tx) => payBatch(tx, { partnerIds, minPayout: ctx.config.minPayout, ...options }));
+        for (const payout of batch) created.push(await handOver(ctx, options.provider, payout));
+      }
+    } catch (error) {
+      exhausted = true; // the other workers finish their batch and stop
+      throw error;
+    }
+  };
+  // wait for every worker, so nothing still runs once the lock is released
+  const results = await Promise.allSettled(Array.from({ length: Math.max(1, options.workers ?? 2) }, worker));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) {
+    log.error('payout run stopped; committed batches stand, the rest waits for the next run', { paid: created.length });
+    throw failure.reason;
+  }
+  if (created.length > 0) log.info('payout run', { payouts: created.length, actor: options.actor });
+  return created.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+type Group = { partnerId: string; currency: string; gross: bigint; claw: bigint; clawIds: string[] };
+
+/** Pays what is due for these partners, in one transaction. Answers the payouts it created. */
+async function payBatch(
+  tx: Tx,
+  input: { partnerIds: string[]; minPayout: string; actor: string; provider: PayoutProvider },
+): Promise<PayoutView[]> {
+  // Lock what the sums are made of: a reversal waiting on these rows then sees them paid (and opens a
+  // clawback for the next payout) instead of shrinking this one after it was sized.
+  const sums = await tx`
+    with approved as (
+      select partner_id, currency, amount from commissions
+      where status = 'approved' and partner_id = any(${input.partnerIds}::text[])
+      for update
+    ), owed as (
+      select commission_id, partner_id, currency, amount from clawbacks
+      where status = 'open' and partner_id = any(${input.partnerIds}::text[])
+      for update
+    ), gross as (
+      select partner_id, currency, sum(amount)::bigint as gross from approved group by partner_id, currency
+    ), claw as (
+      select partner_id, currency, sum(amount)::bigint as claw, array_agg(commission_id) as claw_ids
+      from owed group by partner_id, currency
+    )
+    select g.partner_id, g.currency, g.gross, coalesce(c.claw, 0)::bigint as claw, coalesce(c.claw_ids, '{}') as claw_ids
+    from gross g left join claw c using (partner_id, currency)`;
+
+  const due: Group[] = [];
+  for (const s of sums) {
+    const group: Group = { partnerId: s.partner_id, currency: s.currency, gross: s.gross, claw: s.claw, clawIds: s.claw_ids };
+    const net = group.gross - group.claw;
+    if (net > 0n && net >= majorToMinorCeil(input.minPayout, group.currency)) due.push(group);
+  }
+  if (due.length === 0) return [];
+
+  // the batch's rows pass through several CTEs: keep them in memory rather than temp files
+  await tx`set local work_mem = '64MB'`;
+  const payoutIds = due.map(() => newId('payout'));
+  const events = idBase();
+  const deliveries = idBase();
+  const rows = await tx`
+    with groups as (
+      select * from unnest(
+        ${payoutIds}::text[], ${due.map((g) => g.partnerId)}::text[], ${due.map((g) => g.currency)}::text[],
+        ${due.map((g) => exponentOf(g.currency))}::int[]
+      ) as g(payout_id, partner_id, currency, exp)
+    ), paid as (
+      update commissions c set status = ${TRANSITIONS.pay.to}, payout_id = g.payout_id, paid_at = now()
+      from groups g
+      where c.partner_id = any(${input.partnerIds}::text[])
+        and c.status = any(${TRANSITIONS.pay.from as unknown as string[]}::text[])
+        and c.partner_id = g.partner_id and c.currency = g.currency
+      returning c.id, c.partner_id, c.currency, c.amount, g.payout_id, g.exp
+    ), netted as (
+      update clawbacks k set status = 'applied', payout_id = g.payout_id, applied_at = now()
+      from groups g
+      where k.commission_id = any(${due.flatMap((g) => g.clawIds)}::text[])
+        and k.partner_id = g.partner_id and k.currency = g.currency and k.status = 'open'
+      returning k.amount, g.payout_id
+    ), totals as (
+      select g.payout_id, g.partner_id, g.currency, g.exp,
+        coalesce(p.gross, 0)::bigint as gross, coalesce(p.n, 0)::int as n,
+        coalesce(k.claw, 0)::bigint as claw, coalesce(k.m, 0)::int as m
+      from groups g
+      left join (select payout_id, sum(amount) as gross, count(*) as n from paid group by payout_id) p using (payout_id)
+      left join (select payout_id, sum(amount) as claw, count(*) as m from netted group by payout_id) k using (payout_id)
+    ), created as (
+      insert into payouts (id, partner_id, currency, amount, commissions_amount, clawbacks_amount,
+                           commission_count, clawback_count, provider, created_by)
+      select payout_id, partner_id, currency, gross - claw, gross, claw, n, m, ${input.provider.name}, ${input.actor}
+      from totals
+      returning *
+    ), transitions as (
+      insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
+      select id, 'approved', ${TRANSITIONS.pay.to}, ${input.actor}, 'payout ' || payout_id from paid
+    ), envelopes as (
+      insert into webhook_events (id, type, data)
+      select ${events} || '0' || lpad(to_hex(row_number() over ()), 7, '0'), 'payout.created',
+        jsonb_build_object(
+          'payoutId', t.payout_id, 'partnerId', t.partner_id,
+          'amount', partnerd_format_minor(t.gross - t.claw, t.exp), 'currency', t.currency, 'commissionCount', t.n)
+      from totals t
+      union all
+      select ${events} || '1' || lpad(to_hex(row_number() over ()), 7, '0'), 'commission.paid',
+        jsonb_build_object(
+          'commissionId', p.id, 'payoutId', p.payout_id, 'partnerId', p.partner_id,
+          'amount', partnerd_format_minor(p.amount, p.exp), 'currency', p.currency)
+      from paid p
+      returning id, type
+    ), delivered as (
+      ${insertDeliveriesForEnvelopes(tx, deliveries)}
+    )
+    select c.*, (select count(*) from delivered)::int as delivery_count from created c order by c.id`;
+  if (rows.length > 0 && rows[0]!.delivery_count > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // first envelope: a payout.created
+  return rows.map(payoutView);
+}
+
+/** Gives a committed payout to the provider and records what it answered. */
+async function handOver(ctx: AppContext, provider: PayoutProvider, payout: PayoutView): Promise<PayoutView> {
+  let outcome: PayoutOutcome;
+  try {
+    outcome = await provider.send(payout);
+  } catch (error) {
+    // the payout stays pending: the provider (or an operator) settles it later
+    ctx.log.error('payout provider failed to start a payout', { payoutId: payout.id, provider: provider.name, error });
+    return payout;
+  }
+  const actor = `provider:${provider.name}`;
+  switch (outcome.status) {
+    case 'pending':
+      if (!outcome.reference) return payout;
+      await ctx.sql`update payouts set provider_reference = ${outcome.reference} where id = ${payout.id}`;
+      return { ...payout, providerReference: outcome.reference };
+    case 'paid':
+      return markPayoutPaid(ctx.sql, { id: payout.id, actor, reference: outcome.reference });
+    case 'failed':
+      return markPayoutFailed(ctx.sql, { id: payout.id, actor, reason: outcome.reason });
+  }
+}
+
+export function throwIfLocked(result: PayoutView[] | null): PayoutView[] {
+  if (result === null) throw new AppError('conflict', 'a payout run is already in progress');
+  return result;
+}
