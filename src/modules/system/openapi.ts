@@ -25,7 +25,12 @@ const SECURITY_SCHEMES = {
   },
 };
 
-const INFO = { title: 'Partnerd API', version: '1', description: 'Partners, conversion events, commissions, payouts and webhooks.' };
+const INFO = {
+  title: 'Partnerd API',
+  version: '1',
+  description: 'Partners, conversion events, commissions, payouts and webhooks.',
+  license: { name: 'MIT', identifier: 'MIT' },
+};
 
 /** The document for `app`'s routes (built on first use: every route is registered by then). */
 export function openApiDocument(app: AnyElysia): Document {
@@ -41,13 +46,15 @@ export function openApiDocument(app: AnyElysia): Document {
       operation.security ??= [];
     }
   }
-  return {
+  const document = {
     openapi: '3.1.0',
     info: INFO,
+    servers: [{ url: '/', description: 'This Partnerd service (every path is also served without /v1).' }],
     paths: generated.paths,
     components: { schemas: generated.components?.schemas ?? {}, securitySchemes: SECURITY_SCHEMES },
     webhooks: outboundEvents(),
   };
+  return withoutNullable(document);
 }
 
 /**
@@ -100,8 +107,21 @@ function outboundEvents() {
           parameters: DELIVERY_HEADERS,
           requestBody: { required: true, content: { 'application/json': { schema: envelopeOf(type) } } },
           responses: { '2XX': { description: 'Received.' } },
+          security: [],
         },
       },
     ]),
   );
+}
+
+/**
+ * OpenAPI 3.1 is JSON Schema: null is a type (`type: ["string", "null"]`), and the 3.0 keyword
+ * `nullable`, which TypeBox's Nullable still writes beside it, is not allowed. Drops it everywhere.
+ */
+function withoutNullable<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withoutNullable) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) if (key !== 'nullable') out[key] = withoutNullable(value);
+  return out as T;
 }
