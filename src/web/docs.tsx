@@ -45,7 +45,7 @@ function DocsPage() {
 }
 
 export function docsRoutes() {
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get('/docs', () => render(<DocsPage />, { headers: { 'content-security-policy': DOCS_CSP } }))
     .get('/assets/scalar.js', async ({ request }) => {
       const headers: Record<string, string> = {

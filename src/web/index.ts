@@ -28,7 +28,7 @@ function asset(name: string): Response {
 }
 
 export function webRoutes(ctx: AppContext) {
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get('/assets/:name', ({ params }) => asset(params.name))
     .get('/favicon.ico', () => asset('favicon.ico'))
     .use(docsRoutes())

@@ -79,7 +79,7 @@ export type MagicLinkPages = { expired(): Response; revoked(reason: string | nul
 export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
   const cookie = (value: string, maxAge: number) => sessionCookie(ctx.config.baseUrl, value, maxAge);
 
-  return new Elysia({ detail: { tags: ['Sign-in'] } } as never)
+  return new Elysia({ detail: { tags: ['Sign-in'] } })
     .post(
       '/auth/magic-link',
       async ({ body, set }) => {

@@ -9,16 +9,28 @@ import { KEY_PREFIX, type KeyKind, type Principal, type Scope } from './scopes';
 
 export type ApiKeyRecord = typeof ApiKeyRecordSchema.static;
 
-function toRecord(row: Record<string, unknown>): ApiKeyRecord {
+/** The columns a key record is read from (never the hash). */
+type KeyRow = {
+  id: string;
+  name: string;
+  kind: KeyKind;
+  scopes: Scope[];
+  partner_id: string | null;
+  key_hint: string;
+  created_at: Date;
+  revoked_at: Date | null;
+};
+
+function toRecord(row: KeyRow): ApiKeyRecord {
   return {
-    id: row.id as string,
-    name: row.name as string,
-    kind: row.kind as KeyKind,
-    scopes: row.scopes as Scope[],
-    partnerId: (row.partner_id as string | null) ?? null,
-    hint: row.key_hint as string,
-    createdAt: iso(row.created_at as Date)!,
-    revokedAt: iso(row.revoked_at as Date | null),
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    scopes: row.scopes,
+    partnerId: row.partner_id,
+    hint: row.key_hint,
+    createdAt: iso(row.created_at)!,
+    revokedAt: iso(row.revoked_at),
   };
 }
 
@@ -45,11 +57,11 @@ export async function createApiKey(
 ): Promise<ApiKeyRecord & { key: string }> {
   const key = input.key ?? generateKey(input.kind);
   const scopes = input.kind === 'scoped' ? [...new Set(input.scopes ?? [])].sort() : [];
-  const [row] = await sql`
+  const [row] = await sql<KeyRow[]>`
     insert into api_keys (id, name, kind, scopes, partner_id, key_hash, key_hint, source)
     values (${newId('apiKey')}, ${input.name}, ${input.kind}, ${scopes}, ${input.partnerId ?? null},
             ${sha256(key)}, ${key.slice(0, KEY_PREFIX[input.kind].length + 4) + '…' + key.slice(-4)}, ${input.source ?? 'api'})
-    returning *`;
+    returning id, name, kind, scopes, partner_id, key_hint, created_at, revoked_at`;
   return { ...toRecord(row!), key };
 }
 
@@ -57,8 +69,8 @@ export async function listApiKeys(
   sql: Sql,
   page: { limit: number; cursor?: string; partnerId?: string },
 ): Promise<ApiKeyRecord[]> {
-  const rows = await sql`
-    select * from api_keys
+  const rows = await sql<KeyRow[]>`
+    select id, name, kind, scopes, partner_id, key_hint, created_at, revoked_at from api_keys
     where revoked_at is null and kind <> 'admin'
       ${page.partnerId ? sql`and partner_id = ${page.partnerId}` : sql``}
       ${page.cursor ? sql`and id < ${page.cursor}` : sql``}
@@ -68,10 +80,10 @@ export async function listApiKeys(
 }
 
 export async function revokeApiKey(sql: Sql, id: string): Promise<ApiKeyRecord> {
-  const [row] = await sql`
+  const [row] = await sql<KeyRow[]>`
     update api_keys set revoked_at = coalesce(revoked_at, now())
     where id = ${id} and kind <> 'admin'
-    returning *`;
+    returning id, name, kind, scopes, partner_id, key_hint, created_at, revoked_at`;
   if (!row) throw notFound('api key');
   return toRecord(row);
 }
@@ -89,17 +101,17 @@ export async function principalForKey(sql: Sql, key: string): Promise<Principal 
   // Looked up by digest, so the index never compares the secret itself; the final check is
   // constant-time as well.
   const hash = sha256(key);
-  const [row] = await sql`
+  const [row] = await sql<{ id: string; kind: KeyKind; scopes: Scope[]; partner_id: string | null; key_hash: string }[]>`
     select id, kind, scopes, partner_id, key_hash from api_keys
     where key_hash = ${hash} and revoked_at is null`;
   if (!row || !safeEqual(row.key_hash, hash)) return null;
-  switch (row.kind as KeyKind) {
+  switch (row.kind) {
     case 'admin':
       return { kind: 'admin', keyId: row.id, email: null };
     case 'scoped':
       return { kind: 'scoped', keyId: row.id, scopes: row.scopes };
-    case 'partner':
-      return { kind: 'partner', partnerId: row.partner_id, keyId: row.id };
+    case 'partner': // the table's check: a partner key always names its partner
+      return { kind: 'partner', partnerId: row.partner_id!, keyId: row.id };
     case 'publishable':
       return { kind: 'publishable', keyId: row.id };
   }
@@ -118,12 +130,12 @@ export async function bootstrapAdminKey(sql: Sql, envKey: string | undefined): P
       await tx`
         update api_keys set revoked_at = now()
         where kind = 'admin' and source in ('env', 'bootstrap') and key_hash <> ${hash} and revoked_at is null`;
-      const [existing] = await tx`select id from api_keys where key_hash = ${hash}`;
+      const [existing] = await tx<{ id: string }[]>`select id from api_keys where key_hash = ${hash}`;
       if (existing) await tx`update api_keys set revoked_at = null where id = ${existing.id}`;
       else await createApiKey(tx, { name: 'ADMIN_API_KEY', kind: 'admin', source: 'env', key: envKey });
       return null;
     }
-    const [any] = await tx`select id from api_keys where kind = 'admin' and revoked_at is null limit 1`;
+    const [any] = await tx<{ id: string }[]>`select id from api_keys where kind = 'admin' and revoked_at is null limit 1`;
     if (any) return null;
     const created = await createApiKey(tx, { name: 'generated at first boot', kind: 'admin', source: 'bootstrap' });
     return created.key;

@@ -29,7 +29,7 @@ export async function takeSignInRequest(sql: Sql, email: string): Promise<void> 
       delete from sign_in_requests where id in (
         select id from sign_in_requests where created_at <= now() - ${window} * interval '1 millisecond'
         order by created_at limit ${PRUNE_BATCH} for update skip locked)`;
-    const recent = await tx`
+    const recent = await tx<{ retry_in_ms: string }[]>`
       select extract(epoch from (created_at + ${window} * interval '1 millisecond' - now())) * 1000 as retry_in_ms
       from sign_in_requests
       where email_hash = ${emailHash} and created_at > now() - ${window} * interval '1 millisecond'

@@ -28,7 +28,7 @@ export type ConsumedLink = { purpose: MagicPurpose; email: string; partnerId: st
 
 /** Marks a token used and answers what it was for; null when unknown, used or expired. */
 export async function consumeMagicLink(sql: Tx, token: string): Promise<ConsumedLink | null> {
-  const [row] = await sql`
+  const [row] = await sql<{ purpose: ConsumedLink['purpose']; email: string; partner_id: string | null }[]>`
     update magic_links set used_at = now()
     where token_hash = ${sha256(token)} and used_at is null and expires_at > now()
     returning purpose, email, partner_id`;

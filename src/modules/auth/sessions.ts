@@ -28,7 +28,7 @@ export async function createSession(sql: Tx, owner: SessionOwner): Promise<{ tok
 
 /** The principal behind a session cookie; null when unknown, ended, expired, or its partner revoked. */
 export async function principalForSession(sql: Sql, token: string, adminEmails: string[]): Promise<Principal | null> {
-  const [row] = await sql`
+  const [row] = await sql<{ kind: 'partner' | 'admin'; partner_id: string; admin_email: string }[]>`
     select s.kind, s.partner_id, s.admin_email
     from sessions s left join partners p on p.id = s.partner_id
     where s.id_hash = ${sha256(token)} and s.revoked_at is null and s.expires_at > now()

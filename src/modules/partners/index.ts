@@ -29,7 +29,7 @@ const listItem = (p: Partner) => ({
 });
 
 export function partnerRoutes(ctx: AppContext) {
-  return new Elysia({ tags: ['Partners'] } as never)
+  return new Elysia({ tags: ['Partners'] })
     .use(authPlugin(ctx))
     .post(
       '/partners',

@@ -1,6 +1,7 @@
 // Partner rules: creation (admin, self-signup, federation), invites, updates. Revoking and reinstating
 // a partner is src/workflows/revoke-partner.ts.
 import type { AppContext } from '../../context';
+import type { JSONValue } from 'postgres';
 import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { idTime, newId } from '../../lib/ids';
@@ -21,31 +22,44 @@ export function partnerStatus(row: { activated_at: Date | null; revoked_at: Date
   return row.activated_at ? 'active' : 'pending';
 }
 
-type Row = Record<string, any>;
+/** The columns SELECT_PARTNER reads. */
+type PartnerRow = {
+  id: string;
+  email: string;
+  name: string;
+  activated_at: Date | null;
+  created_at: Date;
+  revoked_at: Date | null;
+  revoke_reason: string | null;
+  billing_connect_account_id: string | null;
+  metadata: Record<string, unknown> | null;
+  campaign_ids: string[];
+};
 
-function toPartner(row: Row): Partner {
+function toPartner(row: PartnerRow): Partner {
   return {
     id: row.id,
     email: row.email,
     name: row.name,
-    status: partnerStatus(row as never),
+    status: partnerStatus(row),
     activatedAt: iso(row.activated_at),
     createdAt: iso(row.created_at)!,
     revokedAt: iso(row.revoked_at),
-    revokeReason: row.revoke_reason ?? null,
-    billingConnectAccountId: row.billing_connect_account_id ?? null,
+    revokeReason: row.revoke_reason,
+    billingConnectAccountId: row.billing_connect_account_id,
     metadata: row.metadata ?? {},
-    campaignIds: row.campaign_ids ?? [],
+    campaignIds: row.campaign_ids,
   };
 }
 
 const SELECT_PARTNER = (sql: Tx) => sql`
-  select p.*,
+  select p.id, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
+    p.billing_connect_account_id, p.metadata,
     coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
   from partners p`;
 
 export async function findPartner(sql: Tx, id: string): Promise<Partner | null> {
-  const [row] = await sql`${SELECT_PARTNER(sql)} where p.id = ${id}`;
+  const [row] = await sql<PartnerRow[]>`${SELECT_PARTNER(sql)} where p.id = ${id}`;
   return row ? toPartner(row) : null;
 }
 
@@ -56,7 +70,7 @@ export async function getPartner(sql: Tx, id: string): Promise<Partner> {
 }
 
 export async function findPartnerByEmail(sql: Tx, email: string): Promise<Partner | null> {
-  const [row] = await sql`${SELECT_PARTNER(sql)} where p.email = ${email.toLowerCase()}`;
+  const [row] = await sql<PartnerRow[]>`${SELECT_PARTNER(sql)} where p.email = ${email.toLowerCase()}`;
   return row ? toPartner(row) : null;
 }
 
@@ -66,7 +80,7 @@ export async function listPartners(
 ): Promise<Partner[]> {
   // `search`: a case-insensitive substring of the email or the name (the admin pages' search box)
   const like = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const rows = await sql`
+  const rows = await sql<PartnerRow[]>`
     ${SELECT_PARTNER(sql)}
     where true
       ${filter.email !== undefined ? sql`and p.email = ${filter.email.toLowerCase()}` : sql``}
@@ -80,13 +94,13 @@ export async function listPartners(
 /** Omitted: every current campaign. Given: each must exist and not be archived. */
 async function resolveCampaignIds(sql: Tx, requested: string[] | undefined): Promise<string[]> {
   if (requested === undefined) {
-    const rows = await sql`select id from campaigns where archived_at is null order by id`;
-    return rows.map((r) => r.id as string);
+    const rows = await sql<{ id: string }[]>`select id from campaigns where archived_at is null order by id`;
+    return rows.map((r) => r.id);
   }
   const unique = [...new Set(requested)].sort();
   if (unique.length === 0) return [];
-  const rows = await sql`select id from campaigns where id = any(${unique}) and archived_at is null`;
-  const found = new Set(rows.map((r) => r.id as string));
+  const rows = await sql<{ id: string }[]>`select id from campaigns where id = any(${unique}) and archived_at is null`;
+  const found = new Set(rows.map((r) => r.id));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length > 0) {
     throw new AppError(
@@ -135,14 +149,14 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
     const id = newId('partner');
     const inserted = await tx`
       insert into partners (id, email, name, metadata, activated_at)
-      values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as never)},
+      values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as JSONValue)},
               ${sendInvite ? null : idTime(id)})
       on conflict (email) do nothing
       returning id`;
     if (inserted.length === 0) throw conflict(`a partner with email ${email} already exists`);
     await grantCampaigns(tx, id, campaignIds, source);
     if (input.commissionSnapshot) {
-      await tx`insert into partner_commission_snapshots (partner_id, snapshot) values (${id}, ${tx.json(input.commissionSnapshot as never)})`;
+      await tx`insert into partner_commission_snapshots (partner_id, snapshot) values (${id}, ${tx.json(input.commissionSnapshot as JSONValue)})`;
     }
     const partner = (await findPartner(tx, id))!;
     await enqueueEvent(tx, 'partner.created', {
@@ -184,7 +198,7 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
     const [row] = await tx`
       update partners set
         name = coalesce(${input.name?.trim() ?? null}, name),
-        metadata = coalesce(${input.metadata ? tx.json(input.metadata as never) : null}, metadata),
+        metadata = coalesce(${input.metadata ? tx.json(input.metadata as JSONValue) : null}, metadata),
         billing_connect_account_id = ${
           input.billingConnectAccountId === undefined ? tx`billing_connect_account_id` : input.billingConnectAccountId
         },
@@ -216,14 +230,14 @@ export async function reinvitePartner(ctx: AppContext, id: string): Promise<{ ok
 
 export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promise<typeof SnapshotRecord.static> {
   await getPartner(sql, partnerId);
-  const [row] = await sql`select snapshot, created_at from partner_commission_snapshots where partner_id = ${partnerId}`;
+  const [row] = await sql<{ snapshot: CommissionSnapshot; created_at: Date }[]>`select snapshot, created_at from partner_commission_snapshots where partner_id = ${partnerId}`;
   if (!row) return null;
-  return { partnerId, ...(row.snapshot as CommissionSnapshot), createdAt: iso(row.created_at)! };
+  return { partnerId, ...row.snapshot, createdAt: iso(row.created_at)! };
 }
 
 /** Activates a pending partner (first use of an invite or sign-in link); emits partner.activated. */
 export async function activatePartner(tx: Tx, id: string): Promise<void> {
-  const [row] = await tx`
+  const [row] = await tx<{ id: string; email: string; name: string; activated_at: Date }[]>`
     update partners set activated_at = now(), updated_at = now()
     where id = ${id} and activated_at is null and revoked_at is null
     returning id, email, name, activated_at`;
@@ -240,6 +254,6 @@ export async function activatePartner(tx: Tx, id: string): Promise<void> {
 export async function partnerNames(sql: Sql, ids: string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await sql`select id, name from partners where id = any(${unique})`;
-  return new Map(rows.map((r) => [r.id as string, r.name as string]));
+  const rows = await sql<{ id: string; name: string }[]>`select id, name from partners where id = any(${unique})`;
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -20,7 +20,7 @@ export function apiKeyRoutes(ctx: AppContext, kit: AdminKit) {
     return (<ApiKeysPage page={page} keys={keys} {...input} />) as string;
   }
 
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get(
       LIST,
       ({ request, query }) => kit.page(request, async (page) => render(await listView(page, { done: query.done }))),

@@ -199,7 +199,7 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
     }
   }
 
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get(
       LIST,
       ({ request, query }) => kit.page(request, async (page) => render(await listView(page, query))),

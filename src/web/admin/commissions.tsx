@@ -83,7 +83,7 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
     return `${LIST}${q ? `?${q}` : ''}`;
   };
 
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get(
       LIST,
       ({ request, query }) =>

@@ -45,7 +45,7 @@ export function adminRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
   const kit = adminKit(ctx);
 
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get(ADMIN_SIGN_IN, async ({ request }) => {
       if ((await guardAdmin(ctx, request)).kind === 'admin') return seeOther('/admin');
       const { secret, setCookie } = anonSecret(request, secure);

@@ -22,7 +22,7 @@ import { AdminLayout, type AdminKit } from './kit';
 const DAYS = 30;
 
 export function overviewRoutes(ctx: AppContext, kit: AdminKit) {
-  return new Elysia({ detail: { hide: true } } as never).get('/admin', ({ request }) =>
+  return new Elysia({ detail: { hide: true } }).get('/admin', ({ request }) =>
     kit.page(request, async (page) => {
       const currency = await mainCurrency(ctx.sql);
       const [counts, totals, activity, money] = await Promise.all([

@@ -37,7 +37,7 @@ export function payoutRoutes(ctx: AppContext, kit: AdminKit) {
     return (<PayoutsPage page={page} payouts={items} partners={partners} status={input.status} nextCursor={nextCursor} outcome={outcome} />) as string;
   }
 
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get(
       LIST,
       ({ request, query }) =>

@@ -19,7 +19,7 @@ const MODELS = [
 type Values = { attributionModel: string; attributionWindowDays: string; partnerSignup: string };
 
 export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get(PATH, ({ request, query }) =>
       kit.page(request, async (page) => {
         const s = await getSettings(ctx.sql);

@@ -51,7 +51,7 @@ export function webhookRoutes(ctx: AppContext, kit: AdminKit) {
     return act(endpoint);
   }
 
-  return new Elysia({ detail: { hide: true } } as never)
+  return new Elysia({ detail: { hide: true } })
     .get(LIST, ({ request }) => kit.page(request, async (page) => render(await listView(page, {}))))
     .post(LIST, ({ request, body }) =>
       kit.form(request, body, LIST, async (page, form) => {

@@ -92,7 +92,7 @@ export function portalRoutes(ctx: AppContext) {
   }
 
   return (
-    new Elysia({ detail: { hide: true } } as never)
+    new Elysia({ detail: { hide: true } })
       // ----------------------------------------------------------------- signed out
       .get(SIGN_IN, async ({ request }) => {
         const guard = await guardPartner(ctx, request);
