@@ -1,0 +1,552 @@
+// The security matrix, built from the app's own route table (app.routes): every API route the app
+// serves is called by every kind of caller, and each answer must be what the route's rule allows,
+// as authorize() in modules/auth/plugin.ts reads it. The rules are written down here (RULES) and
+// must equal what each route declares (the auth macro's detail['x-auth']); a route with no rule
+// must be on the public allow-list. So a new route cannot skip authentication, nor this matrix,
+// and a rule cannot loosen without this file changing too.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { createApp } from '../../src/app';
+import { createApiKey } from '../../src/modules/auth/keys';
+import { securityOf, type AuthRule } from '../../src/modules/auth/plugin';
+import { SCOPES, type Scope } from '../../src/modules/auth/scopes';
+import { insertCommission } from '../support/lifecycle-fixtures';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { startService, type ApiResponse, type TestService } from '../support/service';
+import { LOCAL_RECEIVERS } from '../support/webhooks';
+
+// about 1,700 calls in one test; a loaded machine is slow, not broken
+setDefaultTimeout(120_000);
+
+const ADMIN_EMAIL = 'admin@operator.example';
+
+/**
+ * Routes that need no credentials, each for a reason: sign-in, operations, documents, share links
+ * and their browser client, static files, CORS preflights, and a provider webhook (its signature is
+ * the credential). The /admin and /portal pages check their own session (test/web/*.security.test.ts).
+ */
+const PUBLIC_ROUTES = new Set([
+  'POST /auth/magic-link',
+  'POST /auth/signup',
+  'GET /auth/magic',
+  'POST /auth/logout',
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /assets/scalar.js',
+  'GET /assets/:name',
+  'GET /favicon.ico',
+  'GET /r/:slug',
+  'GET /client.js',
+  'OPTIONS /clicks',
+  'OPTIONS /v1/clicks',
+  'OPTIONS /identify',
+  'OPTIONS /v1/identify',
+  'POST /webhooks/stripe',
+  'POST /v1/webhooks/stripe',
+]);
+const PAGES = /^\/(admin|portal)(\/|$)/;
+/** The pages anyone may open: signing in and up. Every other page wants its own kind of session. */
+const PUBLIC_PAGES = new Set(['GET /admin/sign-in', 'POST /admin/sign-in', 'GET /portal/sign-in', 'POST /portal/sign-in', 'GET /portal/sign-up', 'POST /portal/sign-up']);
+
+const P = { partner: true } as const;
+/**
+ * Who may call each API route (served unprefixed and under /v1): the contract this matrix holds the
+ * app to. A route's declared rule must be the one written here, so a rule cannot change, nor a route
+ * appear, without this table changing with it; and the calls below are judged by this table.
+ */
+const RULES: Record<string, AuthRule> = {
+  'POST /partners': 'partners:write',
+  'GET /partners': 'partners:read',
+  'GET /partners/:id': { scope: 'partners:read', ...P },
+  'PATCH /partners/:id': 'partners:write',
+  'POST /partners/:id/invite': 'admin',
+  'POST /partners/:id/revoke': 'partners:write',
+  'DELETE /partners/:id': 'admin',
+  'POST /partners/:id/reinstate': 'partners:write',
+  'GET /partners/:id/commission-snapshot': { scope: 'partners:read', ...P },
+  'POST /partners/:id/api-keys': 'admin',
+  'POST /api-keys': 'admin',
+  'GET /api-keys': 'admin',
+  'DELETE /api-keys/:id': 'admin',
+  'POST /events': 'events:write',
+  'POST /attribution/events': 'events:write',
+  'GET /events': { scope: 'events:read', ...P },
+  'GET /commissions': { scope: 'commissions:read', ...P },
+  'GET /commissions/:id': { scope: 'commissions:read', ...P },
+  'POST /commissions/:id/approve': 'commissions:write',
+  'POST /commissions/:id/reverse': 'commissions:write',
+  'POST /payouts/run': 'payouts:write',
+  'GET /payouts': { scope: 'payouts:read', ...P },
+  'GET /payouts.csv': { scope: 'payouts:read', ...P },
+  'GET /payouts/:id': { scope: 'payouts:read', ...P },
+  'POST /payouts/:id/mark-paid': 'payouts:write',
+  'POST /payouts/:id/mark-failed': 'payouts:write',
+  'POST /webhooks': 'admin',
+  'GET /webhooks': 'webhooks:read',
+  'GET /webhooks/:id': 'webhooks:read',
+  'PATCH /webhooks/:id': 'webhooks:write',
+  'DELETE /webhooks/:id': 'webhooks:write',
+  'GET /webhooks/:id/deliveries': 'webhooks:read',
+  'GET /webhooks/:id/deliveries/:deliveryId': 'webhooks:read',
+  'POST /webhooks/:id/test': 'webhooks:write',
+  'POST /webhooks/:id/deliveries/:deliveryId/retry': 'webhooks:write',
+  'POST /campaigns': 'campaigns:write',
+  'GET /campaigns': { scope: 'campaigns:read', ...P },
+  'GET /campaigns/:id': { scope: 'campaigns:read', ...P },
+  'PATCH /campaigns/:id': 'campaigns:write',
+  'GET /settings': 'admin',
+  'PATCH /settings': 'admin',
+  'POST /links': { scope: 'links:write', ...P },
+  // there is no links:read scope: links are partner data
+  'GET /links': { scope: 'partners:read', ...P },
+  'POST /clicks': { scope: 'events:write', publishable: true },
+  'POST /identify': { scope: 'events:write', publishable: true },
+};
+
+/** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */
+const nameOf = (route: { method: string; path: string }) => `${route.method} ${route.path.replace(/^\/v1(?=\/)/, '')}`;
+
+/** A served route: its declared rule (detail['x-auth']) and the rule RULES gives it. */
+type Route = { method: string; path: string; declared: AuthRule | undefined; rule: AuthRule | undefined; security: unknown };
+
+let svc: TestService;
+let receiver: Receiver;
+let routes: Route[];
+
+// the partner whose data the calls name, another partner, and what they own
+let owner: string;
+let otherPartner: string;
+let campaignId: string;
+let commissionId: string;
+let payoutId: string;
+let endpointId: string;
+let deliveryId: string;
+let apiKeyId: string;
+let slug: string;
+
+// the callers' credentials
+let ownerKey: string;
+let otherKey: string;
+let publishableKey: string;
+let revokedAdminKey: string;
+let revokedScopedKey: string;
+let revokedPartnerKey: string;
+let ownerSession: string;
+let endedSession: string;
+let adminSession: string;
+const scopedKeys = new Map<string, string>();
+
+/** A scoped key holding exactly `scopes` (made once per set). */
+async function scopedKey(scopes: readonly Scope[]): Promise<string> {
+  const name = [...scopes].sort().join(',');
+  let key = scopedKeys.get(name);
+  if (!key) scopedKeys.set(name, (key = await svc.scopedKey([...scopes])));
+  return key;
+}
+
+/** Signs `email` in through a magic link, as a browser would; answers the session cookie. */
+async function signIn(email: string): Promise<string> {
+  const before = svc.mail.messages.length;
+  expect((await svc.api('POST', '/auth/magic-link', { key: null, body: { email } })).status).toBe(202);
+  const link = await svc.mail.magicLink(email, (m) => svc.mail.messages.indexOf(m) >= before);
+  const res = await fetch(link, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  expect(cookie).toMatch(/^partnerd_session=./);
+  return cookie;
+}
+
+async function created<T = any>(res: Promise<ApiResponse<T>>): Promise<T> {
+  const answer = await res;
+  if (answer.status >= 300) throw new Error(`fixture: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+const newEndpoint = async () => (await created(svc.api('POST', '/v1/webhooks', { body: { url: `${receiver.url}/hook`, events: ['*'] } }))).endpoint.id as string;
+const newDelivery = async (endpoint: string) => (await created(svc.api('POST', `/v1/webhooks/${endpoint}/test`))).id as string;
+
+// a second payout run while one is under way is refused (409): every run here, fixture or route
+// under test, waits for the one before
+let payoutQueue: Promise<unknown> = Promise.resolve();
+function oneRunAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const next = payoutQueue.then(run);
+  payoutQueue = next.catch(() => undefined);
+  return next;
+}
+
+const newPayout = () =>
+  oneRunAtATime(async () => {
+    await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 1000, status: 'approved' });
+    const run = await created(svc.api('POST', '/v1/payouts/run'));
+    return run.payouts.find((p: { partnerId: string }) => p.partnerId === owner).id as string;
+  });
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  svc = await startService({ ...LOCAL_RECEIVERS, ADMIN_EMAILS: ADMIN_EMAIL, STRIPE_WEBHOOK_SECRET: 'whsec_matrix' });
+  routes = createApp(svc.ctx).routes.map((r) => {
+    const detail = (r.hooks as { detail?: Record<string, unknown> }).detail ?? {};
+    const route = { method: r.method, path: r.path };
+    return { ...route, declared: detail['x-auth'] as AuthRule | undefined, rule: RULES[nameOf(route)], security: detail.security };
+  });
+
+  campaignId = (await created(svc.api('POST', '/v1/campaigns', { body: { name: 'Matrix', destinationUrl: 'https://shop.example.com/', currency: 'USD' } }))).id;
+  owner = (await created(svc.api('POST', '/v1/partners', { body: { email: 'owner@example.com', name: 'Owner', sendInvite: false, campaignIds: [campaignId] } }))).id;
+  otherPartner = (await created(svc.api('POST', '/v1/partners', { body: { email: 'other@example.com', name: 'Other', sendInvite: false, campaignIds: [] } }))).id;
+  slug = (await created(svc.api('POST', '/v1/links', { body: { campaignId, partnerId: owner } }))).slug;
+  commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
+  payoutId = await newPayout();
+  endpointId = await newEndpoint();
+  deliveryId = await newDelivery(endpointId);
+  apiKeyId = (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'listed', scopes: ['partners:read'] } }))).id;
+
+  ownerKey = await svc.partnerKey(owner);
+  otherKey = await svc.partnerKey(otherPartner);
+  publishableKey = await svc.publishableKey();
+
+  // revoked keys: an admin key rotated out, a scoped key holding every scope and the owner's own
+  // partner key, each revoked the way the service does it
+  const admin = await createApiKey(svc.sql, { name: 'rotated out', kind: 'admin', source: 'env' });
+  await svc.sql`update api_keys set revoked_at = now() where id = ${admin.id}`;
+  revokedAdminKey = admin.key;
+  const scoped = await createApiKey(svc.sql, { name: 'every scope', kind: 'scoped', scopes: [...SCOPES] });
+  await created(svc.api('DELETE', `/v1/api-keys/${scoped.id}`));
+  revokedScopedKey = scoped.key;
+  const partnerKey = await created(svc.api('POST', `/v1/partners/${owner}/api-keys`, { body: { name: 'revoked' } }));
+  await created(svc.api('DELETE', `/v1/api-keys/${partnerKey.id}`));
+  revokedPartnerKey = partnerKey.key;
+
+  ownerSession = await signIn('owner@example.com');
+  endedSession = await signIn('owner@example.com');
+  expect((await fetch(`${svc.url}/auth/logout`, { method: 'POST', headers: { cookie: endedSession, origin: svc.url } })).status).toBe(200);
+  adminSession = await signIn(ADMIN_EMAIL);
+}, 60_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  await receiver?.stop();
+});
+
+// ---- what each route is called with
+
+/** Path parameters by the collection they name: a real id of that kind. */
+type Fixtures = { [collection: string]: () => string | Promise<string> };
+
+/** For reads and partner routes: the owner's data (a partner route must see its own and only its own). */
+const shared = (): Fixtures => ({
+  partners: () => owner,
+  commissions: () => commissionId,
+  payouts: () => payoutId,
+  campaigns: () => campaignId,
+  webhooks: () => endpointId,
+  deliveries: () => deliveryId,
+  'api-keys': () => apiKeyId,
+});
+
+/** For state changes: a fresh target per call, so no call spoils another's (revoke, delete, mark paid). */
+function fresh(route: string): Fixtures {
+  let endpoint: Promise<string> | undefined;
+  return {
+    // invited and pending for the route that re-sends the invite, revoked for the one that reinstates
+    partners: async () => {
+      const { id } = await created(svc.api('POST', '/v1/partners', { body: { email: `fresh-${unique()}@example.com`, name: 'Fresh', sendInvite: route.endsWith('/invite') } }));
+      if (route.endsWith('/reinstate')) await created(svc.api('POST', `/v1/partners/${id}/revoke`, { body: { reason: 'to reinstate' } }));
+      return id as string;
+    },
+    commissions: () => insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' }),
+    payouts: newPayout,
+    campaigns: async () => (await created(svc.api('POST', '/v1/campaigns', { body: { name: 'Fresh', destinationUrl: 'https://shop.example.com/', currency: 'USD' } }))).id,
+    webhooks: () => (endpoint ??= newEndpoint()),
+    deliveries: async () => newDelivery(await (endpoint ??= newEndpoint())),
+    'api-keys': async () => (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'to revoke', scopes: ['partners:read'] } }))).id,
+  };
+}
+
+const unique = () => crypto.randomUUID().slice(0, 8);
+
+/** Valid bodies, so that validation (which runs before the auth check) never answers first. */
+const BODIES: Record<string, () => unknown> = {
+  'POST /partners': () => ({ email: `new-${unique()}@example.com`, name: 'New', sendInvite: false }),
+  'PATCH /partners/:id': () => ({ name: 'Renamed' }),
+  'POST /partners/:id/revoke': () => ({ reason: 'matrix' }),
+  'POST /partners/:id/api-keys': () => ({ name: 'partner key' }),
+  'POST /api-keys': () => ({ name: 'scoped', scopes: ['partners:read'] }),
+  'POST /events': () => ({ userId: `user-${unique()}`, type: 'signup' }),
+  'POST /attribution/events': () => ({ userId: `user-${unique()}`, type: 'signup' }),
+  'POST /commissions/:id/reverse': () => ({ reason: 'refund' }),
+  'POST /payouts/:id/mark-paid': () => ({ reference: 'wire-1' }),
+  'POST /payouts/:id/mark-failed': () => ({ reason: 'bounced' }),
+  'POST /webhooks': () => ({ url: `${receiver.url}/hook`, events: ['*'] }),
+  'PATCH /webhooks/:id': () => ({ label: 'renamed' }),
+  'POST /campaigns': () => ({ name: 'New', destinationUrl: 'https://shop.example.com/', currency: 'USD' }),
+  'PATCH /campaigns/:id': () => ({ name: 'Renamed' }),
+  'PATCH /settings': () => ({}),
+  'POST /links': () => ({ campaignId, partnerId: owner }),
+  'POST /clicks': () => ({ slug }),
+  'POST /identify': () => ({ userId: `user-${unique()}`, clickIds: [] }),
+};
+
+/** Filters naming the owner: partner routes must refuse them to any other partner. */
+const QUERIES: Record<string, () => string> = {
+  'GET /commissions': () => `partnerId=${owner}`,
+  'GET /payouts': () => `partnerId=${owner}`,
+  'GET /payouts.csv': () => `partnerId=${owner}`,
+  'GET /links': () => `partnerId=${owner}`,
+};
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+const ruleParts = (rule: AuthRule) => ({ partner: false, publishable: false, ...(typeof rule === 'string' ? { scope: rule } : rule) });
+
+type Call = { path: string; body: unknown; namesOwner: boolean };
+
+/** A call of `route` with real ids and a valid body; `namesOwner` when it names the owner's data. */
+async function callOf(route: Route): Promise<Call> {
+  const key = nameOf(route);
+  const { partner } = ruleParts(route.rule!);
+  // partner routes are all called on the owner's data, to tell the owner from any other partner
+  const ids = SAFE.has(route.method) || partner ? shared() : fresh(route.path);
+  let namesOwner = false;
+  const segments = route.path.split('/');
+  for (const [i, segment] of segments.entries()) {
+    if (!segment.startsWith(':')) continue;
+    const collection = segment === ':deliveryId' ? 'deliveries' : segments[i - 1]!;
+    const id = ids[collection];
+    if (!id) throw new Error(`${route.method} ${route.path}: no fixture for ${segment} of ${collection}; add one to the matrix`);
+    segments[i] = await id();
+    namesOwner ||= collection !== 'webhooks' && collection !== 'deliveries' && collection !== 'api-keys';
+  }
+  const query = QUERIES[key]?.();
+  namesOwner ||= query?.includes(owner) ?? false;
+  const body = BODIES[key]?.();
+  namesOwner ||= JSON.stringify(body ?? null).includes(owner);
+  return { path: segments.join('/') + (query ? `?${query}` : ''), body, namesOwner };
+}
+
+// ---- who calls, and what each must get
+
+type Outcome = 'unauthorized' | 'forbidden' | 'allowed' | 'refused-or-hidden';
+
+type Caller = {
+  name: string;
+  /** Credentials as headers; a session adds its cookie (and, on state changes, a same-site Origin). */
+  headers(route: Route): Promise<Record<string, string> | null>;
+  expect(route: Route, call: Call): Outcome;
+};
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+const session = (cookie: string, origin?: string) => (route: Route) =>
+  Promise.resolve({ cookie, ...(SAFE.has(route.method) ? {} : { origin: origin ?? svc.url }) });
+
+const CALLERS: Caller[] = [
+  { name: 'no credentials', headers: async () => ({}), expect: () => 'unauthorized' },
+  { name: 'unknown key', headers: async () => bearer(`sk_admin_${'x'.repeat(43)}`), expect: () => 'unauthorized' },
+  { name: 'unknown session', headers: async () => ({ cookie: `partnerd_session=${'y'.repeat(43)}` }), expect: () => 'unauthorized' },
+  { name: 'revoked admin key', headers: async () => bearer(revokedAdminKey), expect: () => 'unauthorized' },
+  { name: 'revoked scoped key (every scope)', headers: async () => bearer(revokedScopedKey), expect: () => 'unauthorized' },
+  { name: "revoked partner key (the owner's)", headers: async () => bearer(revokedPartnerKey), expect: () => 'unauthorized' },
+  { name: 'ended session', headers: (route) => session(endedSession)(route), expect: () => 'unauthorized' },
+  {
+    name: 'scoped key without the scope',
+    headers: async (route) => bearer(await scopedKey(SCOPES.filter((s) => s !== ruleParts(route.rule!).scope))),
+    expect: () => 'forbidden',
+  },
+  {
+    // admin-only routes: no scope is enough, so this is the key without any scope they could need
+    name: 'scoped key with the scope',
+    headers: async (route) => {
+      const { scope } = ruleParts(route.rule!);
+      return bearer(await scopedKey(scope === 'admin' ? SCOPES : [scope]));
+    },
+    expect: (route) => (ruleParts(route.rule!).scope === 'admin' ? 'forbidden' : 'allowed'),
+  },
+  {
+    name: "another partner's key",
+    headers: async () => bearer(otherKey),
+    expect: (route, call) => (!ruleParts(route.rule!).partner ? 'forbidden' : call.namesOwner ? 'refused-or-hidden' : 'allowed'),
+  },
+  { name: "the owner's partner key", headers: async () => bearer(ownerKey), expect: (route) => (ruleParts(route.rule!).partner ? 'allowed' : 'forbidden') },
+  { name: "the owner's session", headers: (route) => session(ownerSession)(route), expect: (route) => (ruleParts(route.rule!).partner ? 'allowed' : 'forbidden') },
+  { name: 'publishable key', headers: async () => bearer(publishableKey), expect: (route) => (ruleParts(route.rule!).publishable ? 'allowed' : 'forbidden') },
+  { name: 'admin session', headers: (route) => session(adminSession)(route), expect: () => 'allowed' },
+  { name: 'admin key', headers: async () => bearer(svc.adminKey), expect: () => 'allowed' },
+  // a state change riding on a session cookie must come from our own origin (CSRF)
+  {
+    name: "the owner's session, cross-site",
+    headers: async (route) => (SAFE.has(route.method) ? null : session(ownerSession, 'https://evil.example')(route)),
+    expect: () => 'forbidden',
+  },
+  {
+    name: 'admin session, cross-site',
+    headers: async (route) => (SAFE.has(route.method) ? null : { cookie: adminSession, 'sec-fetch-site': 'cross-site' }),
+    expect: () => 'forbidden',
+  },
+];
+
+/** Whether `res` is `outcome`; "allowed" means the handler ran and answered as it does for good input. */
+function matches(outcome: Outcome, res: ApiResponse, method: string): boolean {
+  switch (outcome) {
+    case 'unauthorized':
+      return res.status === 401 && res.body?.code === 'unauthorized';
+    case 'forbidden':
+      return res.status === 403 && res.body?.code === 'forbidden';
+    case 'refused-or-hidden':
+      return (res.status === 403 && res.body?.code === 'forbidden') || (res.status === 404 && res.body?.code === 'not_found');
+    case 'allowed':
+      // reads are of real ids: 200; state changes of fresh targets: a success
+      return SAFE.has(method) ? res.status === 200 : res.status >= 200 && res.status < 300;
+  }
+}
+
+const described = (res: ApiResponse) => `${res.status} ${typeof res.body === 'string' ? res.body.slice(0, 80) : JSON.stringify(res.body)?.slice(0, 160)}`;
+
+/** Calls `route` as every caller; answers the mismatches. */
+async function checkRoute(route: Route): Promise<{ problems: string[]; calls: number }> {
+  const problems: string[] = [];
+  let calls = 0;
+  await Promise.all(
+    CALLERS.map(async (caller) => {
+      const headers = await caller.headers(route);
+      if (headers === null) return;
+      let call: Call | undefined;
+      try {
+        call = await callOf(route);
+        const send = () => svc.api(route.method, call!.path, { key: null, headers, body: call!.body });
+        const res = await (/\/payouts\/run$/.test(route.path) ? oneRunAtATime(send) : send());
+        calls++;
+        const outcome = caller.expect(route, call);
+        if (!matches(outcome, res, route.method)) {
+          problems.push(`${route.method} ${route.path} as ${caller.name}: expected ${outcome}, got ${described(res)}`);
+        }
+      } catch (error) {
+        problems.push(`${route.method} ${route.path} as ${caller.name}${call ? ` (${call.path})` : ''}: ${(error as Error).message}`);
+      }
+    }),
+  );
+  return { problems, calls };
+}
+
+describe('the route table', () => {
+  test('every route has an auth rule or is on the public allow-list', () => {
+    const unguarded = routes
+      .filter((r) => r.declared === undefined && !PUBLIC_ROUTES.has(`${r.method} ${r.path}`) && !PAGES.test(r.path))
+      .map((r) => `route ${r.method} ${r.path} has no auth rule`);
+    expect(unguarded).toEqual([]);
+  });
+
+  test('every route declares the rule the table gives it', () => {
+    const drifted = routes
+      .filter((r) => r.declared !== undefined || r.rule !== undefined)
+      .filter((r) => !Bun.deepEquals(r.declared, r.rule))
+      .map((r) =>
+        r.rule === undefined
+          ? `route ${r.method} ${r.path} is not in RULES: add the rule it should have`
+          : `route ${r.method} ${r.path} declares ${JSON.stringify(r.declared ?? null)}, RULES says ${JSON.stringify(r.rule)}`,
+      );
+    expect(drifted).toEqual([]);
+    const served = new Set(routes.map(nameOf));
+    expect(Object.keys(RULES).filter((name) => !served.has(name))).toEqual([]);
+  });
+
+  test('the allow-list names only routes the app serves, and none that carries a rule', () => {
+    const served = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
+    expect([...PUBLIC_ROUTES].filter((name) => !served.has(name))).toEqual([]);
+    expect([...PUBLIC_ROUTES].filter((name) => served.get(name)?.declared !== undefined)).toEqual([]);
+  });
+
+  test('each rule is published as the OpenAPI security of its route', () => {
+    const guarded = routes.filter((r) => r.declared !== undefined);
+    expect(guarded.length).toBeGreaterThan(0);
+    for (const route of guarded) {
+      expect({ route: `${route.method} ${route.path}`, security: route.security }).toEqual({ route: `${route.method} ${route.path}`, security: securityOf(route.declared!) });
+    }
+  });
+});
+
+describe('every guarded route against every kind of caller', () => {
+  test('each answer is what the route rule says', async () => {
+    // judged by the table, so a route whose declared rule drifted fails here too, call by call
+    const guarded = routes.filter((r) => r.rule !== undefined || r.declared !== undefined);
+    const unknown = guarded.filter((r) => r.rule === undefined).map((r) => `route ${r.method} ${r.path} is not in RULES`);
+    expect(unknown).toEqual([]);
+    const problems: string[] = [];
+    let calls = 0;
+    // a few routes at a time: each route's callers run in parallel already
+    for (let i = 0; i < guarded.length; i += 4) {
+      for (const result of await Promise.all(guarded.slice(i, i + 4).map(checkRoute))) {
+        problems.push(...result.problems);
+        calls += result.calls;
+      }
+    }
+    expect(problems).toEqual([]);
+    // every caller reached every route (state changes also twice cross-site)
+    const unsafe = guarded.filter((r) => !SAFE.has(r.method)).length;
+    expect(calls).toBe(guarded.length * (CALLERS.length - 2) + unsafe * 2);
+  });
+
+  test('a session state change without a same-site Origin changes nothing', async () => {
+    const before = (await svc.sql`select count(*)::int as n from links where partner_id = ${owner}`)[0]!.n;
+    const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }];
+    for (const headers of foreign) {
+      const res = await svc.api('POST', '/v1/links', { key: null, headers: { cookie: ownerSession, ...headers }, body: { campaignId } });
+      expect({ headers, status: res.status, code: res.body.code }).toEqual({ headers, status: 403, code: 'forbidden' });
+    }
+    expect((await svc.sql`select count(*)::int as n from links where partner_id = ${owner}`)[0]!.n).toBe(before);
+    // the same call from our own origin goes through: the refusals above were the Origin's doing
+    const ok = await svc.api('POST', '/v1/links', { key: null, headers: { cookie: ownerSession, origin: svc.url }, body: { campaignId } });
+    expect(ok.status).toBe(201);
+    expect(ok.body.partnerId).toBe(owner);
+  });
+});
+
+describe('the pages', () => {
+  // the pages guard themselves (a session of the right kind, never an API key): whoever else calls
+  // is sent to the sign-in page of the area, and nothing runs; see test/web/*.security.test.ts
+  test('every admin and portal page, bar signing in, refuses all but its own kind of session', async () => {
+    const pages = routes.filter((r) => PAGES.test(r.path) && !PUBLIC_PAGES.has(`${r.method} ${r.path}`));
+    expect(pages.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    await Promise.all(
+      pages.map(async (route) => {
+        const area = route.path.startsWith('/admin') ? 'admin' : 'portal';
+        const segments = route.path.split('/');
+        const ids = shared();
+        for (const [i, segment] of segments.entries()) {
+          if (!segment.startsWith(':')) continue;
+          const id = ids[segment === ':deliveryId' ? 'deliveries' : segments[i - 1]!];
+          if (!id) return void problems.push(`${route.method} ${route.path}: no fixture for ${segment}`);
+          segments[i] = await id();
+        }
+        const refused: Record<string, Record<string, string>> = {
+          'no credentials': {},
+          'admin key': bearer(svc.adminKey),
+          'unknown session': { cookie: `partnerd_session=${'y'.repeat(43)}` },
+          'ended session': { cookie: endedSession },
+          [area === 'admin' ? "a partner's session" : "an admin's session"]: { cookie: area === 'admin' ? ownerSession : adminSession },
+        };
+        const own = area === 'admin' ? adminSession : ownerSession;
+        for (const [who, headers] of Object.entries(refused)) {
+          const res = await fetch(svc.url + segments.join('/'), {
+            method: route.method,
+            headers: { ...headers, origin: svc.url, 'content-type': 'application/x-www-form-urlencoded' },
+            body: route.method === 'POST' ? '' : undefined,
+            redirect: 'manual',
+          });
+          const to = res.headers.get('location');
+          if (!(res.status === 303 && to === `/${area}/sign-in`) && res.status !== 403) {
+            problems.push(`${route.method} ${route.path} as ${who}: expected a redirect to /${area}/sign-in or 403, got ${res.status} ${to ?? ''}`);
+          }
+        }
+        if (route.method === 'GET') {
+          const res = await fetch(svc.url + segments.join('/'), { headers: { cookie: own }, redirect: 'manual' });
+          if (res.status !== 200) problems.push(`${route.method} ${route.path} with its own session: expected 200, got ${res.status}`);
+        }
+      }),
+    );
+    expect(problems).toEqual([]);
+    // the refused sign-outs above ended no one's session
+    expect((await fetch(`${svc.url}/portal`, { headers: { cookie: ownerSession }, redirect: 'manual' })).status).toBe(200);
+    expect((await fetch(`${svc.url}/admin`, { headers: { cookie: adminSession }, redirect: 'manual' })).status).toBe(200);
+  });
+});
