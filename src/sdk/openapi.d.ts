@@ -995,10 +995,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1013,10 +1010,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1031,10 +1025,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1049,10 +1040,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1102,10 +1090,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1120,10 +1105,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1138,10 +1120,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1156,10 +1135,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1174,10 +1150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1227,10 +1200,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1245,10 +1215,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1263,10 +1230,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1341,10 +1305,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1359,10 +1320,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1377,10 +1335,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1395,10 +1350,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1495,10 +1447,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1513,10 +1462,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1531,10 +1477,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1549,10 +1492,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1567,10 +1507,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1585,10 +1522,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1622,7 +1556,6 @@ export interface operations {
                         name: string;
                         /**
                          * @description pending until the invite is used; revoked while suspended.
-                         * @default pending
                          * @enum {string}
                          */
                         status: "pending" | "active" | "revoked";
@@ -1657,10 +1590,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1675,10 +1605,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1693,10 +1620,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1711,10 +1635,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1729,10 +1650,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1774,7 +1692,6 @@ export interface operations {
                         name: string;
                         /**
                          * @description pending until the invite is used; revoked while suspended.
-                         * @default pending
                          * @enum {string}
                          */
                         status: "pending" | "active" | "revoked";
@@ -1809,10 +1726,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1827,10 +1741,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1845,10 +1756,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1863,10 +1771,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1881,10 +1786,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1899,10 +1801,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1946,7 +1845,6 @@ export interface operations {
                         name: string;
                         /**
                          * @description pending until the invite is used; revoked while suspended.
-                         * @default pending
                          * @enum {string}
                          */
                         status: "pending" | "active" | "revoked";
@@ -1981,10 +1879,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -1999,10 +1894,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2017,10 +1909,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2035,10 +1924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2053,10 +1939,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2071,10 +1954,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2119,10 +1999,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2137,10 +2014,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2155,10 +2029,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2173,10 +2044,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2191,10 +2059,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2209,10 +2074,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2227,10 +2089,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2270,7 +2129,6 @@ export interface operations {
                         name: string;
                         /**
                          * @description pending until the invite is used; revoked while suspended.
-                         * @default pending
                          * @enum {string}
                          */
                         status: "pending" | "active" | "revoked";
@@ -2305,10 +2163,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2323,10 +2178,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2341,10 +2193,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2359,10 +2208,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2377,10 +2223,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2395,10 +2238,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2432,7 +2272,6 @@ export interface operations {
                         name: string;
                         /**
                          * @description pending until the invite is used; revoked while suspended.
-                         * @default pending
                          * @enum {string}
                          */
                         status: "pending" | "active" | "revoked";
@@ -2467,10 +2306,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2485,10 +2321,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2503,10 +2336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2521,10 +2351,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2539,10 +2366,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2557,10 +2381,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2575,10 +2396,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2609,10 +2427,7 @@ export interface operations {
                         rules: {
                             /** @description Standard or custom event name. */
                             eventType: string;
-                            /**
-                             * @default percent
-                             * @enum {string}
-                             */
+                            /** @enum {string} */
                             kind: "percent" | "flat";
                             /** @description Percent of the event value (up to 4 decimals). */
                             percent?: number;
@@ -2644,10 +2459,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2662,10 +2474,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2680,10 +2489,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2698,10 +2504,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2716,10 +2519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2755,10 +2555,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         name: string;
-                        /**
-                         * @default admin
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
                         scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
                         /**
@@ -2779,10 +2576,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2797,10 +2591,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2815,10 +2606,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2833,10 +2621,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2851,10 +2636,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2869,10 +2651,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2887,10 +2666,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2923,10 +2699,7 @@ export interface operations {
                         apiKeys: {
                             id: string;
                             name: string;
-                            /**
-                             * @default admin
-                             * @enum {string}
-                             */
+                            /** @enum {string} */
                             kind: "admin" | "scoped" | "publishable" | "partner";
                             scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
                             partnerId: string | null;
@@ -2955,10 +2728,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2973,10 +2743,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -2991,10 +2758,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3009,10 +2773,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3052,10 +2813,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         name: string;
-                        /**
-                         * @default admin
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
                         scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
                         /**
@@ -3075,10 +2833,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3093,10 +2848,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3111,10 +2863,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3129,10 +2878,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3147,10 +2893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3180,10 +2923,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         name: string;
-                        /**
-                         * @default admin
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
                         scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
                         partnerId: string | null;
@@ -3209,10 +2949,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3227,10 +2964,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3245,10 +2979,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3263,10 +2994,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3281,10 +3009,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */
@@ -3299,10 +3024,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @default invalid_body
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
                         message: string;
                         /** @description For invalid_body / invalid_query: [{field, message}]. */

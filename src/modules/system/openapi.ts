@@ -5,7 +5,11 @@ import { Elysia, type AnyElysia } from 'elysia';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { envelopeOf, EVENT_FIRES_WHEN, EVENT_TYPES } from '../webhooks/events';
 
-type Operation = { requestBody?: { content?: Record<string, { schema?: unknown }> } & Record<string, unknown>; security?: unknown[] };
+type Operation = {
+  requestBody?: { content?: Record<string, { schema?: unknown }> } & Record<string, unknown>;
+  responses?: Record<string, unknown>;
+  security?: unknown[];
+};
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
 
 // every API path is also served unprefixed; the document lists the /v1 form once
@@ -42,6 +46,7 @@ export function openApiDocument(app: AnyElysia): Document {
   for (const item of Object.values(generated.paths)) {
     for (const operation of Object.values(item)) {
       jsonOnlyBody(operation);
+      if (operation.responses) operation.responses = withoutDefaults(operation.responses);
       // routes without an auth rule are public (sign-in, health, the browser's identify preflight)
       operation.security ??= [];
     }
@@ -123,5 +128,20 @@ function withoutNullable<T>(node: T): T {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) if (key !== 'nullable') out[key] = withoutNullable(value);
+  return out as T;
+}
+
+/**
+ * TypeBox's UnionEnum writes its first value as a `default`, which means something in a request
+ * (the value taken when absent) and nothing in an answer, where it would only mislead: dropped.
+ */
+function withoutDefaults<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withoutDefaults) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'default' && typeof value !== 'object') continue;
+    out[key] = withoutDefaults(value);
+  }
   return out as T;
 }
