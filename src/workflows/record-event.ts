@@ -1,15 +1,16 @@
 // Records a conversion event: the event row, attribution and commission accrual (with their webhook
 // envelopes) in ONE transaction (DESIGN.md "Attribution"). POST /v1/events, POST /attribution/events
 // and the billing plugins' conversions all come through here.
+import type { JSONValue } from 'postgres';
 import type { AppContext } from '../context';
 import type { Transaction, Tx } from '../db';
 import { sha256 } from '../lib/crypto';
 import { conflict } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
-import type { AttributionModel } from '../modules/attribution/models';
-import { recordReferral, resolveAttribution, type AttributionStatus } from '../modules/attribution/service';
-import { accrueCommissions, type AccruedTouch } from '../modules/commissions/accrual';
-import { checkEventInput, toEventRecord, type EventRecord } from '../modules/events/service';
+import { recordReferral, resolveAttribution } from '../modules/attribution/service';
+import { accrueCommissions } from '../modules/commissions/accrual';
+import type { AttributionResult as AttributionAnswer } from '../modules/events/model';
+import { checkEventInput, EVENT_COLUMNS, toEventRecord, type EventRecord, type EventRow } from '../modules/events/service';
 
 /** Where an event came from: the two HTTP forms, or the name of a billing plugin (e.g. 'stripe'). */
 export type EventSource = 'api' | 'attribution' | (string & {});
@@ -25,11 +26,8 @@ export type EventInput = {
   idempotencyKey: string | undefined;
 };
 
-export type AttributionResult = {
-  status: AttributionStatus;
-  model: AttributionModel;
-  touches: Omit<AccruedTouch, 'campaignId'>[];
-};
+/** `attribution` of the attribution result (SPEC section 2). */
+export type AttributionResult = (typeof AttributionAnswer.static)['attribution'];
 
 export type RecordedEvent = { replayed: boolean; event: EventRecord; attribution: AttributionResult };
 
@@ -72,7 +70,8 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
   return inTransaction(async (sql) => {
     if (input.idempotencyKey !== undefined) {
       await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:event-key:' + input.idempotencyKey}, 0))`;
-      const [existing] = await sql`select * from events where idempotency_key = ${input.idempotencyKey}`;
+      const [existing] = await sql<(EventRow & { request_hash: string })[]>`
+        select ${sql([...EVENT_COLUMNS, 'request_hash'])} from events where idempotency_key = ${input.idempotencyKey}`;
       if (existing) {
         if (existing.request_hash !== hash) throw conflict('Idempotency-Key was already used with a different request body');
         return { replayed: true, event: toEventRecord(existing), attribution: await loadAttributionResult(sql, existing) };
@@ -85,12 +84,12 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
     const when = occurredAt ?? idTime(id);
     const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when });
 
-    const [row] = await sql`
+    const [row] = await sql<EventRow[]>`
       insert into events (id, user_id, type, amount, currency, occurred_at, metadata, idempotency_key, request_hash, source,
                           attribution_status, attribution_model)
-      values (${id}, ${input.userId}, ${input.type}, ${input.amount}, ${input.currency}, ${when}, ${sql.json(input.metadata as never)},
+      values (${id}, ${input.userId}, ${input.type}, ${input.amount}, ${input.currency}, ${when}, ${sql.json(input.metadata as JSONValue)},
               ${input.idempotencyKey ?? null}, ${hash}, ${input.source}, ${resolution.status}, ${resolution.model})
-      returning *`;
+      returning ${sql([...EVENT_COLUMNS])}`;
     if (resolution.newReferral) {
       await recordReferral(sql, { userId: input.userId, model: resolution.model, startedAt: when, touches: resolution.touches });
     }
@@ -113,15 +112,15 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
 }
 
 /** The attribution result of an event already recorded (for idempotent replays). */
-async function loadAttributionResult(sql: Tx, event: Record<string, any>): Promise<AttributionResult> {
-  const rows = await sql`
+async function loadAttributionResult(sql: Tx, event: EventRow): Promise<AttributionResult> {
+  const rows = await sql<{ id: string; click_id: string; partner_id: string; weight: number; commission_id: string | null }[]>`
     select a.id, a.click_id, a.partner_id, a.weight, c.id as commission_id
     from attributions a left join commissions c on c.attribution_id = a.id
     where a.event_id = ${event.id}
     order by a.id`;
   return {
     status: event.attribution_status,
-    model: event.attribution_model,
+    model: event.attribution_model!, // recordEvent always writes it
     touches: rows.map((r) => ({ clickId: r.click_id, partnerId: r.partner_id, weight: r.weight, attributionId: r.id, commissionId: r.commission_id ?? null })),
   };
 }

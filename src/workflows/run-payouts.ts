@@ -10,7 +10,7 @@ import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { exponentOf, majorToMinorCeil } from '../lib/money';
 import { TRANSITIONS } from '../modules/commissions/lifecycle';
-import { markPayoutFailed, markPayoutPaid, payoutView, type PayoutView } from '../modules/payouts/service';
+import { markPayoutFailed, markPayoutPaid, PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutView } from '../modules/payouts/service';
 import { idBase } from '../modules/webhooks/bulk-events';
 import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../modules/webhooks/outbox';
 
@@ -49,14 +49,14 @@ export async function payEligiblePartners(ctx: AppContext, options: RunOptions):
   const nextBatch = (): Promise<string[]> => {
     const batch = turn.then(async () => {
       if (exhausted) return [];
-      const rows = await sql`
+      const rows = await sql<{ partner_id: string }[]>`
         select distinct partner_id from commissions
         where status = 'approved' and partner_id > ${after}
         order by partner_id
         limit ${batchSize}`;
       if (rows.length < batchSize) exhausted = true;
       if (rows.length > 0) after = rows[rows.length - 1]!.partner_id;
-      return rows.map((r) => r.partner_id as string);
+      return rows.map((r) => r.partner_id);
     });
     turn = batch.catch(() => undefined);
     return batch;
@@ -94,7 +94,7 @@ async function payBatch(
 ): Promise<PayoutView[]> {
   // Lock what the sums are made of: a reversal waiting on these rows then sees them paid (and opens a
   // clawback for the next payout) instead of shrinking this one after it was sized.
-  const sums = await tx`
+  const sums = await tx<{ partner_id: string; currency: string; gross: bigint; claw: bigint; claw_ids: string[] }[]>`
     with approved as (
       select partner_id, currency, amount from commissions
       where status = 'approved' and partner_id = any(${input.partnerIds}::text[])
@@ -125,9 +125,9 @@ async function payBatch(
   const payoutIds = due.map(() => newId('payout'));
   const events = idBase();
   const deliveries = idBase();
-  const rows = await tx`
+  const rows = await tx<(PayoutRow & { delivery_count: number })[]>`
     with groups as (
-      select * from unnest(
+      select payout_id, partner_id, currency, exp from unnest(
         ${payoutIds}::text[], ${due.map((g) => g.partnerId)}::text[], ${due.map((g) => g.currency)}::text[],
         ${due.map((g) => exponentOf(g.currency))}::int[]
       ) as g(payout_id, partner_id, currency, exp)
@@ -156,7 +156,7 @@ async function payBatch(
                            commission_count, clawback_count, provider, created_by)
       select payout_id, partner_id, currency, gross - claw, gross, claw, n, m, ${input.provider.name}, ${input.actor}
       from totals
-      returning *
+      returning ${tx([...PAYOUT_COLUMNS])}
     ), transitions as (
       insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
       select id, 'approved', ${TRANSITIONS.pay.to}, ${input.actor}, 'payout ' || payout_id from paid
@@ -177,7 +177,7 @@ async function payBatch(
     ), delivered as (
       ${insertDeliveriesForEnvelopes(tx, deliveries)}
     )
-    select c.*, (select count(*) from delivered)::int as delivery_count from created c order by c.id`;
+    select ${tx(PAYOUT_COLUMNS.map((c) => `c.${c}`))}, (select count(*) from delivered)::int as delivery_count from created c order by c.id`;
   if (rows.length > 0 && rows[0]!.delivery_count > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // first envelope: a payout.created
   return rows.map(payoutView);
 }

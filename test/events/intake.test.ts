@@ -100,9 +100,28 @@ describe('validation', () => {
     expect(after!.n).toBe(before!.n);
   });
 
-  test('an Idempotency-Key longer than 255 characters is a 400', async () => {
-    const res = await post({ userId: 'u', type: 'signup' }, { 'idempotency-key': 'k'.repeat(256) });
-    expect(res.status).toBe(400);
+  test.each<[string, string]>([
+    ['longer than 255 characters', 'k'.repeat(256)],
+    ['empty', ''],
+    ['with a space', 'order 1'],
+  ])('an Idempotency-Key %s is a 400 naming the header; nothing is recorded', async (_label, key) => {
+    const [before] = await svc.sql`select count(*)::int as n from events`;
+    for (const path of ['/v1/events', '/attribution/events']) {
+      const res = await svc.api('POST', path, { body: { userId: 'u-badkey', type: 'signup' }, headers: { 'idempotency-key': key } });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_body');
+      expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(['idempotency-key']);
+    }
+    const [after] = await svc.sql`select count(*)::int as n from events`;
+    expect(after!.n).toBe(before!.n);
+  });
+
+  test('the document lists Idempotency-Key as an optional header of both intake routes', async () => {
+    const doc = (await svc.api('GET', '/openapi.json', { key: null })).body;
+    for (const path of ['/v1/events', '/v1/attribution/events']) {
+      const header = doc.paths[path].post.parameters.find((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key');
+      expect(header).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+    }
   });
 });
 

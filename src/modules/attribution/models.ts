@@ -4,6 +4,10 @@ import { fraction, ONE, type Fraction } from '../../lib/money';
 export const MODELS = ['last_click', 'linear', 'position'] as const;
 export type AttributionModel = (typeof MODELS)[number];
 
+/** The outcomes of attribution (SPEC section 2): only `attributed` has touches. */
+export const ATTRIBUTION_STATUSES = ['attributed', 'no_identity', 'no_click', 'outside_window'] as const;
+export type AttributionStatus = (typeof ATTRIBUTION_STATUSES)[number];
+
 /** At most this many clicks (the newest in the window) take part in a multi-touch model. */
 export const MAX_TOUCHES = 10;
 

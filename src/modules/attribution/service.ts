@@ -2,9 +2,9 @@
 import type { Tx } from '../../db';
 import { fraction, type Fraction } from '../../lib/money';
 import { DAY } from '../../lib/time';
-import { applyModel, MAX_TOUCHES, type AttributionModel } from './models';
+import { applyModel, MAX_TOUCHES, type AttributionModel, type AttributionStatus } from './models';
 
-export type AttributionStatus = 'attributed' | 'no_identity' | 'no_click' | 'outside_window';
+export type { AttributionStatus };
 
 export type ResolvedTouch = {
   position: number; // 0 = oldest click of the referral
@@ -26,9 +26,22 @@ export type Resolution = {
 
 export type Settings = { model: AttributionModel; windowDays: number };
 
+type ReferralTouchRow = {
+  model: AttributionModel;
+  started_at: Date;
+  position: number;
+  click_id: string;
+  partner_id: string;
+  campaign_id: string;
+  weight_num: number;
+  weight_den: number;
+  partner_revoked: boolean;
+};
+
 export async function readSettings(sql: Tx): Promise<Settings> {
-  const [row] = await sql`select attribution_model, attribution_window_days from settings where id`;
-  return { model: (row?.attribution_model ?? 'last_click') as AttributionModel, windowDays: row?.attribution_window_days ?? 30 };
+  const [row] = await sql<{ attribution_model: AttributionModel; attribution_window_days: number }[]>`
+    select attribution_model, attribution_window_days from settings where id`;
+  return { model: row?.attribution_model ?? 'last_click', windowDays: row?.attribution_window_days ?? 30 };
 }
 
 /**
@@ -40,8 +53,8 @@ export async function resolveAttribution(sql: Tx, input: { userId: string; occur
   // pipelined: one round trip for the settings, the identity and the referral
   const [settings, [identity], referral] = await Promise.all([
     readSettings(sql),
-    sql`select 1 as one from identities where user_id = ${userId}`,
-    sql`
+    sql<{ one: number }[]>`select 1 as one from identities where user_id = ${userId}`,
+    sql<ReferralTouchRow[]>`
       select r.model, r.started_at, t.position, t.click_id, t.partner_id, t.campaign_id, t.weight_num, t.weight_den,
              p.revoked_at is not null as partner_revoked
       from referrals r
@@ -57,7 +70,7 @@ export async function resolveAttribution(sql: Tx, input: { userId: string; occur
     const first = referral[0]!;
     return {
       status: 'attributed',
-      model: first.model as AttributionModel,
+      model: first.model,
       touches: referral
         .filter((r) => !r.partner_revoked)
         .map((r) => ({
@@ -73,7 +86,7 @@ export async function resolveAttribution(sql: Tx, input: { userId: string; occur
   }
 
   // newest first; the clicks of revoked partners do not count at all
-  const clicks = await sql`
+  const clicks = await sql<{ id: string; partner_id: string; campaign_id: string; created_at: Date }[]>`
     select c.id, c.partner_id, c.campaign_id, c.created_at
     from identity_clicks ic
     join clicks c on c.id = ic.click_id
@@ -83,14 +96,14 @@ export async function resolveAttribution(sql: Tx, input: { userId: string; occur
     limit ${MAX_TOUCHES}`;
   if (clicks.length === 0) return none('no_click', settings.model);
   const windowStart = occurredAt.getTime() - settings.windowDays * DAY;
-  const inWindow = clicks.filter((c) => (c.created_at as Date).getTime() >= windowStart).reverse();
+  const inWindow = clicks.filter((c) => c.created_at.getTime() >= windowStart).reverse();
   if (inWindow.length === 0) return none('outside_window', settings.model);
 
   const touches = applyModel(settings.model, inWindow).map((t, position) => ({
     position,
-    clickId: t.click.id as string,
-    partnerId: t.click.partner_id as string,
-    campaignId: t.click.campaign_id as string,
+    clickId: t.click.id,
+    partnerId: t.click.partner_id,
+    campaignId: t.click.campaign_id,
     weight: t.weight,
   }));
   return { status: 'attributed', model: settings.model, touches, referralStartedAt: occurredAt, newReferral: true };

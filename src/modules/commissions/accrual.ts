@@ -45,20 +45,22 @@ export async function accrueCommissions(
   const campaignIds = [...new Set(touches.map((t) => t.campaignId))];
   const partnerIds = [...new Set(touches.map((t) => t.partnerId))];
   const [campaignRows, snapshotRows] = await Promise.all([
-    sql`select id, currency, holdback_days, rules from campaigns where id = any(${campaignIds})`,
-    sql`select partner_id, snapshot from partner_commission_snapshots where partner_id = any(${partnerIds})`,
+    sql<{ id: string; currency: string; holdback_days: number | null; rules: Rule[] | null }[]>`
+      select id, currency, holdback_days, rules from campaigns where id = any(${campaignIds})`,
+    sql<{ partner_id: string; snapshot: CommissionSnapshot }[]>`
+      select partner_id, snapshot from partner_commission_snapshots where partner_id = any(${partnerIds})`,
   ]);
   const campaigns = new Map<string, Campaign>(
-    campaignRows.map((c) => [c.id, { id: c.id, currency: c.currency, holdbackDays: c.holdback_days, rules: (c.rules ?? []) as Rule[] }]),
+    campaignRows.map((c) => [c.id, { id: c.id, currency: c.currency, holdbackDays: c.holdback_days, rules: c.rules ?? [] }]),
   );
-  const snapshots = new Map<string, CommissionSnapshot>(snapshotRows.map((s) => [s.partner_id, s.snapshot as CommissionSnapshot]));
+  const snapshots = new Map<string, CommissionSnapshot>(snapshotRows.map((s) => [s.partner_id, s.snapshot]));
   const rulesOf = (t: ResolvedTouch) => snapshots.get(t.partnerId)?.rules ?? campaigns.get(t.campaignId)?.rules ?? [];
 
   // maxOccurrences counts the commissions this user already earned each partner for this event type
   const counted = partnerIds.filter((p) => touches.some((t) => t.partnerId === p && findRule(rulesOf(t), event)?.maxOccurrences !== undefined));
   const prior = new Map<string, number>();
   if (counted.length > 0) {
-    const rows = await sql`
+    const rows = await sql<{ partner_id: string; n: number }[]>`
       select partner_id, count(*)::int as n from commissions
       where user_id = ${event.userId} and event_type = ${event.type} and partner_id = any(${counted})
       group by partner_id`;
@@ -127,7 +129,7 @@ export async function accrueCommissions(
   if (commissions.length > 0) {
     const rows = commissions.map((c) => c.row);
     writes.push(
-      sql`insert into commissions ${sql(rows as never, 'id', 'attribution_id', 'event_id', 'partner_id', 'campaign_id', 'user_id', 'amount', 'currency', 'event_type', 'event_value', 'holdback_days')}`,
+      sql`insert into commissions ${sql(rows, 'id', 'attribution_id', 'event_id', 'partner_id', 'campaign_id', 'user_id', 'amount', 'currency', 'event_type', 'event_value', 'holdback_days')}`,
       sql`insert into commission_transitions ${sql(
         rows.map((r) => ({ commission_id: r.id, from_status: null, to_status: 'accrued', actor: 'pipeline' })),
         'commission_id',

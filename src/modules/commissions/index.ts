@@ -1,22 +1,11 @@
 // Commission read routes: GET /v1/commissions (filters) and GET /v1/commissions/:id.
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { invalidField } from '../../lib/errors';
-import { PageQuery, paginate, QueryEnum, readPage } from '../../lib/http';
+import { paginate, readPage } from '../../lib/http';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
-import { COMMISSION_STATUSES, getCommission, listCommissions } from './service';
-
-// ids only: anything else (a NUL, say) is a 400 rather than a database error
-const IdText = t.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
-
-const ListCommissionsQuery = t.Object({
-  status: QueryEnum(COMMISSION_STATUSES),
-  partnerId: t.Optional(IdText),
-  campaignId: t.Optional(IdText),
-  from: t.Optional(t.String({ maxLength: 40, description: 'createdAt at or after (ISO 8601).' })),
-  to: t.Optional(t.String({ maxLength: 40, description: 'createdAt before (ISO 8601).' })),
-  ...PageQuery,
-});
+import { CommissionParams, CommissionResponses, ListCommissionsQuery } from './model';
+import { getCommission, listCommissions } from './service';
 
 function timeParam(value: string | undefined, field: string): Date | undefined {
   if (value === undefined) return undefined;
@@ -46,7 +35,12 @@ export function commissionRoutes(ctx: AppContext) {
         const { items, nextCursor } = paginate(rows, page.limit);
         return { commissions: items, nextCursor };
       },
-      { auth: { scope: 'commissions:read', partner: true }, query: ListCommissionsQuery, detail: { summary: 'List commissions, newest first' } },
+      {
+        auth: { scope: 'commissions:read', partner: true },
+        query: ListCommissionsQuery,
+        response: CommissionResponses.list,
+        detail: { summary: 'List commissions, newest first' },
+      },
     )
     .get(
       '/commissions/:id',
@@ -57,7 +51,8 @@ export function commissionRoutes(ctx: AppContext) {
       },
       {
         auth: { scope: 'commissions:read', partner: true },
-        params: t.Object({ id: IdText }),
+        params: CommissionParams,
+        response: CommissionResponses.get,
         detail: { summary: 'Get a commission' },
       },
     );

@@ -1,14 +1,12 @@
 // POST /v1/commissions/:id/approve and /reverse (commissions:write or admin).
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { authPlugin } from '../auth/plugin';
 import { actorOf, approveCommission, reverseCommission } from './lifecycle';
+import { CommissionParams, CommissionResponses, ReverseBody } from './model';
 
-const CommissionParams = t.Object({ id: t.String({ maxLength: 64 }) });
-
-export const ReverseBody = t.Object({
-  reason: t.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why, e.g. refund, chargeback, fraud.' }),
-});
+// the admin page checks its reverse form against the same schema
+export { ReverseBody };
 
 export function commissionLifecycleRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Commissions'] } as never)
@@ -16,6 +14,7 @@ export function commissionLifecycleRoutes(ctx: AppContext) {
     .post('/commissions/:id/approve', ({ params, principal }) => approveCommission(ctx.sql, { id: params.id, actor: actorOf(principal) }), {
       auth: 'commissions:write',
       params: CommissionParams,
+      response: CommissionResponses.approve,
       detail: { summary: 'Approve an accrued commission before its holdback ends' },
     })
     .post(
@@ -26,6 +25,7 @@ export function commissionLifecycleRoutes(ctx: AppContext) {
         auth: 'commissions:write',
         params: CommissionParams,
         body: ReverseBody,
+        response: CommissionResponses.reverse,
         detail: { summary: 'Reverse a commission (a paid one opens a clawback netted in the next payout)' },
       },
     );

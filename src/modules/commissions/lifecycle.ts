@@ -7,9 +7,8 @@ import { iso } from '../../lib/time';
 import type { Principal } from '../auth/scopes';
 import { DELIVERY_CHANNEL, enqueueEvent, insertDeliveriesForEnvelopes } from '../webhooks/outbox';
 import { exponentArrays, formatMinor } from '../../lib/money';
-import { toCommission, type Commission, type CommissionStatus } from './service';
+import { COMMISSION_COLUMNS, toCommission, type Commission, type CommissionRow, type CommissionStatus } from './service';
 import { idBase } from '../webhooks/bulk-events';
-
 
 /**
  * The only moves a commission can make after accrual. Anything else is a 409 that changes nothing.
@@ -53,14 +52,12 @@ export function actorOf(principal: Principal): string {
   }
 }
 
-type Row = Record<string, any>;
-
 /** The lifecycle routes answer the same commission record as GET /v1/commissions/:id. */
 export type CommissionView = Commission;
 const commissionView = toCommission;
 
-async function lockCommission(tx: Tx, id: string): Promise<Row> {
-  const [row] = await tx`select * from commissions where id = ${id} for update`;
+async function lockCommission(tx: Tx, id: string): Promise<CommissionRow> {
+  const [row] = await tx<CommissionRow[]>`select ${tx([...COMMISSION_COLUMNS])} from commissions where id = ${id} for update`;
   if (!row) throw notFound('commission');
   return row;
 }
@@ -76,10 +73,10 @@ export async function approveCommission(sql: Sql, input: { id: string; actor: st
   return sql.begin(async (tx) => {
     const current = await lockCommission(tx, input.id);
     throwIfIllegal('approve', input.id, current.status);
-    const [row] = await tx`
+    const [row] = await tx<CommissionRow[]>`
       update commissions set status = ${TRANSITIONS.approve.to}, approved_at = now()
       where id = ${input.id}
-      returning *`;
+      returning ${tx([...COMMISSION_COLUMNS])}`;
     await recordTransition(tx, { id: input.id, from: current.status, to: 'approved', actor: input.actor });
     await enqueueEvent(tx, 'commission.approved', {
       commissionId: row!.id,
@@ -99,10 +96,10 @@ export async function approveCommission(sql: Sql, input: { id: string; actor: st
 export async function reverseCommissionIn(tx: Tx, input: { id: string; actor: string; reason: string }): Promise<CommissionView> {
   const current = await lockCommission(tx, input.id);
   throwIfIllegal('reverse', input.id, current.status);
-  const [row] = await tx`
+  const [row] = await tx<CommissionRow[]>`
     update commissions set status = ${TRANSITIONS.reverse.to}, reversed_at = now(), reversal_reason = ${input.reason}
     where id = ${input.id}
-    returning *`;
+    returning ${tx([...COMMISSION_COLUMNS])}`;
   await recordTransition(tx, { id: input.id, from: current.status, to: 'reversed', actor: input.actor, reason: input.reason });
   if (current.status === 'paid' && row!.amount > 0n) {
     await tx`
@@ -138,7 +135,7 @@ export async function approveDueCommissions(sql: Sql, options: { actor?: string;
     const approved = await sql.begin(async (tx) => {
       const events = idBase();
       const deliveries = idBase();
-      const [result] = await tx`
+      const [result] = await tx<{ approved: number; deliveries: number }[]>`
         with due as (
           select id from commissions
           where status = any(${TRANSITIONS.approve.from as unknown as string[]}::text[])
@@ -170,7 +167,7 @@ export async function approveDueCommissions(sql: Sql, options: { actor?: string;
         )
         select (select count(*) from moved)::int as approved, (select count(*) from deliveries)::int as deliveries`;
       if (result!.deliveries > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // the first envelope
-      return result!.approved as number;
+      return result!.approved;
     });
     total += approved;
     if (approved < batchSize) return total;

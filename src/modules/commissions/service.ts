@@ -3,32 +3,42 @@ import type { Sql } from '../../db';
 import { notFound } from '../../lib/errors';
 import { formatMinor, minorToNumber } from '../../lib/money';
 import { iso } from '../../lib/time';
+import { COMMISSION_STATUSES, type CommissionRecord } from './model';
 
-export const COMMISSION_STATUSES = ['accrued', 'approved', 'paid', 'reversed'] as const;
+export { COMMISSION_STATUSES };
 export type CommissionStatus = (typeof COMMISSION_STATUSES)[number];
 
-export type Commission = {
+/** A commission as the API answers it: amounts in major units (amount a decimal string). */
+export type Commission = typeof CommissionRecord.static;
+
+/** The columns a CommissionRow holds, for `select ${sql(COMMISSION_COLUMNS)}`. */
+export const COMMISSION_COLUMNS = [
+  'id', 'status', 'partner_id', 'campaign_id', 'attribution_id', 'event_id', 'user_id', 'amount', 'currency', 'event_type',
+  'event_value', 'holdback_days', 'created_at', 'approved_at', 'paid_at', 'reversed_at', 'reversal_reason', 'payout_id',
+] as const;
+
+export type CommissionRow = {
   id: string;
   status: CommissionStatus;
-  partnerId: string;
-  campaignId: string;
-  attributionId: string;
-  eventId: string;
-  userId: string;
-  amount: string; // decimal, major units
+  partner_id: string;
+  campaign_id: string;
+  attribution_id: string;
+  event_id: string;
+  user_id: string;
+  amount: bigint; // minor units of `currency`
   currency: string;
-  eventType: string;
-  eventValue: number | null; // major units of `currency`
-  holdbackDays: number;
-  createdAt: string;
-  approvedAt: string | null;
-  paidAt: string | null;
-  reversedAt: string | null;
-  reason: string | null;
-  payoutId: string | null;
+  event_type: string;
+  event_value: bigint | null;
+  holdback_days: number;
+  created_at: Date;
+  approved_at: Date | null;
+  paid_at: Date | null;
+  reversed_at: Date | null;
+  reversal_reason: string | null;
+  payout_id: string | null;
 };
 
-export function toCommission(row: Record<string, any>): Commission {
+export function toCommission(row: CommissionRow): Commission {
   return {
     id: row.id,
     status: row.status,
@@ -63,8 +73,8 @@ export type CommissionFilter = {
 
 /** Newest first; `from` is inclusive and `to` exclusive, both on createdAt. */
 export async function listCommissions(sql: Sql, filter: CommissionFilter): Promise<Commission[]> {
-  const rows = await sql`
-    select * from commissions
+  const rows = await sql<CommissionRow[]>`
+    select ${sql([...COMMISSION_COLUMNS])} from commissions
     where true
       ${filter.status ? sql`and status = ${filter.status}` : sql``}
       ${filter.partnerId ? sql`and partner_id = ${filter.partnerId}` : sql``}
@@ -78,7 +88,7 @@ export async function listCommissions(sql: Sql, filter: CommissionFilter): Promi
 }
 
 export async function getCommission(sql: Sql, id: string): Promise<Commission> {
-  const [row] = await sql`select * from commissions where id = ${id}`;
+  const [row] = await sql<CommissionRow[]>`select ${sql([...COMMISSION_COLUMNS])} from commissions where id = ${id}`;
   if (!row) throw notFound('commission');
   return toCommission(row);
 }

@@ -7,7 +7,7 @@ import { paginate, readPage } from '../../lib/http';
 import { parseMajor } from '../../lib/money';
 import { recordEvent } from '../../workflows/record-event';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
-import { CreateEventBody, isMetadata, ListEventsQuery, TrackEventBody } from './model';
+import { CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from './model';
 import { checkIdempotencyKey, listEvents, type EventRecord } from './service';
 
 const eventBody = (e: EventRecord) => ({
@@ -36,7 +36,7 @@ export function eventRoutes(ctx: AppContext) {
     .use(authPlugin(ctx))
     .post(
       '/events',
-      async ({ body, request, set }) => {
+      async ({ body, headers, set }) => {
         const recorded = await recordEvent(ctx, {
           source: 'api',
           userId: body.userId,
@@ -45,7 +45,7 @@ export function eventRoutes(ctx: AppContext) {
           currency: body.currency ?? null,
           occurredAt: body.occurredAt,
           metadata: readMetadata(body.metadata),
-          idempotencyKey: checkIdempotencyKey(request.headers.get('idempotency-key')),
+          idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
         });
         set.status = recorded.replayed ? 200 : 201;
         return eventBody(recorded.event);
@@ -53,6 +53,8 @@ export function eventRoutes(ctx: AppContext) {
       {
         auth: 'events:write',
         body: CreateEventBody,
+        headers: IdempotencyHeaders,
+        response: EventResponses.create,
         detail: {
           summary: 'Record a conversion event (minor units)',
           description: 'Optional `Idempotency-Key` header: a repeated key answers the original event (200) and records nothing; the same key with another body is a 409.',
@@ -61,7 +63,7 @@ export function eventRoutes(ctx: AppContext) {
     )
     .post(
       '/attribution/events',
-      async ({ body, request, set }) => {
+      async ({ body, headers, set }) => {
         const currency = body.currency ?? null;
         let amount: bigint | null = null;
         if (body.value !== undefined) {
@@ -76,15 +78,20 @@ export function eventRoutes(ctx: AppContext) {
           currency,
           occurredAt: body.occurredAt,
           metadata: readMetadata(body.metadata),
-          idempotencyKey: checkIdempotencyKey(request.headers.get('idempotency-key')),
+          idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
         });
         set.status = recorded.replayed ? 200 : 201;
-        return { ok: true, eventId: recorded.event.id, attribution: recorded.attribution };
+        return { ok: true as const, eventId: recorded.event.id, attribution: recorded.attribution };
       },
       {
         auth: 'events:write',
         body: TrackEventBody,
-        detail: { summary: 'Record a conversion event (major units) and answer its attribution' },
+        headers: IdempotencyHeaders,
+        response: EventResponses.track,
+        detail: {
+          summary: 'Record a conversion event (major units) and answer its attribution',
+          description: 'Optional `Idempotency-Key` header, as on POST /v1/events: a repeat answers the original result (200).',
+        },
       },
     )
     .get(
@@ -94,6 +101,11 @@ export function eventRoutes(ctx: AppContext) {
         const { items, nextCursor } = paginate(await listEvents(ctx.sql, { ...page, partnerId: ownPartnerId(principal) }), page.limit);
         return { events: items.map((e) => ({ ...eventBody(e), attribution: e.attribution })), nextCursor };
       },
-      { auth: { scope: 'events:read', partner: true }, query: ListEventsQuery, detail: { summary: 'List events, newest first' } },
+      {
+        auth: { scope: 'events:read', partner: true },
+        query: ListEventsQuery,
+        response: EventResponses.list,
+        detail: { summary: 'List events, newest first' },
+      },
     );
 }

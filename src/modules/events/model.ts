@@ -1,6 +1,7 @@
 // Request schemas of the event intake: the /v1 form (minor units) and the attribution form (major units).
 import { t } from 'elysia';
-import { PageQuery } from '../../lib/http';
+import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
+import { ATTRIBUTION_STATUSES, MODELS } from '../attribution/models';
 
 const UserId = t.String({ minLength: 1, maxLength: 255, description: 'The id the browser client passed to identify.' });
 const EventType = t.String({ minLength: 1, maxLength: 100, description: 'signup, trial_started, subscription_created, invoice_paid, or a custom name.' });
@@ -33,6 +34,80 @@ export const TrackEventBody = t.Object(
 );
 
 export const ListEventsQuery = t.Object({ ...PageQuery });
+
+/**
+ * The optional `Idempotency-Key` of both intake routes. The length is checked here; that every
+ * character is visible ASCII, by service.ts checkIdempotencyKey (its message says so in words).
+ */
+export const IdempotencyHeaders = t.Object({
+  'idempotency-key': t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        '1-255 visible ASCII characters (no spaces). A repeated key answers the original event (200) and records nothing; the same key with another body is a 409.',
+      examples: ['order-1042'],
+    }),
+  ),
+});
+
+// ---- answers
+
+const AttributionStatus = t.UnionEnum(ATTRIBUTION_STATUSES, {
+  description: 'attributed; no_identity: nobody identified that user; no_click: identified, but not through a partner link; outside_window.',
+});
+const Model = t.UnionEnum(MODELS);
+
+/** An event as recorded (the answer of POST /v1/events). */
+export const EventRecord = t.Object({
+  id: t.String({ examples: ['evt_01jd8x0000000000000000000a'] }),
+  userId: t.String(),
+  type: t.String(),
+  amount: t.Nullable(t.Number({ multipleOf: 1, minimum: 0, description: 'Integer, minor units (e.g. cents).' })),
+  currency: t.Nullable(t.String({ description: 'ISO 4217 code.' })),
+  occurredAt: Timestamp,
+  createdAt: Timestamp,
+  metadata: t.Record(t.String(), t.Unknown()),
+});
+
+/** A listed event: the record and how it was attributed. */
+export const ListedEvent = t.Composite([
+  EventRecord,
+  t.Object({
+    attribution: t.Object({
+      status: AttributionStatus,
+      model: t.Nullable(Model, { description: 'The model applied when the event was recorded.' }),
+    }),
+  }),
+]);
+
+export const EventList = listOf('events', ListedEvent);
+
+/** One touch of an attributed event (SPEC section 2, attribution result). */
+export const AttributionTouch = t.Object({
+  clickId: t.String(),
+  partnerId: t.String(),
+  weight: t.Number({ minimum: 0, maximum: 1, description: '1 for a single touch, fractional for multi-touch.' }),
+  attributionId: t.String(),
+  commissionId: t.Nullable(t.String(), { description: 'Null when the rules yield no commission for this touch.' }),
+});
+
+/** The attribution result of SPEC section 2: the answer of POST /attribution/events. */
+export const AttributionResult = t.Object({
+  ok: t.Literal(true),
+  eventId: t.String(),
+  attribution: t.Object({
+    status: AttributionStatus,
+    model: Model,
+    touches: t.Array(AttributionTouch, { description: 'Empty unless attributed.' }),
+  }),
+});
+
+export const EventResponses = {
+  create: { 201: EventRecord, 200: EventRecord, ...errors(400, 401, 403, 409, 413) },
+  track: { 201: AttributionResult, 200: AttributionResult, ...errors(400, 401, 403, 409, 413) },
+  list: { 200: EventList, ...errors(400, 401, 403) },
+};
 
 /** Metadata must be a plain JSON object (not an array, not null). */
 export function isMetadata(value: unknown): value is Record<string, unknown> {

@@ -5,19 +5,28 @@ import type { Sql } from '../../db';
 import { AppError, invalidField } from '../../lib/errors';
 import { exponentOf } from '../../lib/money';
 import { iso } from '../../lib/time';
-import type { AttributionModel } from '../attribution/models';
-import type { AttributionStatus } from '../attribution/service';
+import type { AttributionModel, AttributionStatus } from '../attribution/models';
+import type { ListedEvent } from './model';
 
-export type EventRecord = {
+/** An event as the API answers it (POST /v1/events answers it without `attribution`). */
+export type EventRecord = typeof ListedEvent.static;
+
+/** The columns an EventRow holds, for `select ${sql(EVENT_COLUMNS)}`. */
+export const EVENT_COLUMNS = [
+  'id', 'user_id', 'type', 'amount', 'currency', 'occurred_at', 'created_at', 'metadata', 'attribution_status', 'attribution_model',
+] as const;
+
+export type EventRow = {
   id: string;
-  userId: string;
+  user_id: string;
   type: string;
-  amount: number | null;
+  amount: bigint | null;
   currency: string | null;
-  occurredAt: string;
-  createdAt: string;
-  metadata: Record<string, unknown>;
-  attribution: { status: AttributionStatus; model: AttributionModel | null };
+  occurred_at: Date;
+  created_at: Date;
+  metadata: Record<string, unknown> | null;
+  attribution_status: AttributionStatus;
+  attribution_model: AttributionModel | null;
 };
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -60,14 +69,14 @@ export function checkEventInput(
 export function checkIdempotencyKey(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (value.length < 1 || value.length > 255 || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new AppError('invalid_body', 'Idempotency-Key: 1-255 visible ASCII characters', [
-      { field: 'Idempotency-Key', message: '1-255 visible ASCII characters' },
+    throw new AppError('invalid_body', 'idempotency-key: 1-255 visible ASCII characters', [
+      { field: 'idempotency-key', message: '1-255 visible ASCII characters' },
     ]);
   }
   return value;
 }
 
-export function toEventRecord(row: Record<string, any>): EventRecord {
+export function toEventRecord(row: EventRow): EventRecord {
   return {
     id: row.id,
     userId: row.user_id,
@@ -83,8 +92,8 @@ export function toEventRecord(row: Record<string, any>): EventRecord {
 
 /** Events newest first; a partner sees only the events attributed to it. */
 export async function listEvents(sql: Sql, page: { limit: number; cursor?: string; partnerId?: string }): Promise<EventRecord[]> {
-  const rows = await sql`
-    select * from events e
+  const rows = await sql<EventRow[]>`
+    select ${sql([...EVENT_COLUMNS])} from events e
     where true
       ${page.partnerId ? sql`and e.id in (select a.event_id from attributions a where a.partner_id = ${page.partnerId})` : sql``}
       ${page.cursor ? sql`and e.id < ${page.cursor}` : sql``}

@@ -1,37 +1,15 @@
 // Payout routes: run, list, detail, mark-paid / mark-failed, CSV export. Partner keys see their own.
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../lib/errors';
-import { PageQuery, paginate, QueryEnum, readPage } from '../../lib/http';
+import { paginate, readPage } from '../../lib/http';
 import { runPayouts, throwIfLocked } from '../../workflows/run-payouts';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
 import type { Principal } from '../auth/scopes';
 import { actorOf } from '../commissions/lifecycle';
+import { CsvAnswer, CsvQuery, FailBody, ListPayoutsQuery, PaidBody, PayoutParams, PayoutResponses } from './model';
 import { payoutProvider } from './provider';
-import {
-  findPayoutRow,
-  listPayouts,
-  markPayoutFailed,
-  markPayoutPaid,
-  payoutDetail,
-  payoutsCsv,
-  PAYOUT_STATUSES,
-  type PayoutFilter,
-} from './service';
-
-const PayoutParams = t.Object({ id: t.String({ maxLength: 64 }) });
-
-const FilterQuery = {
-  partnerId: t.Optional(t.String({ maxLength: 64 })),
-  status: QueryEnum(PAYOUT_STATUSES),
-  currency: t.Optional(t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code.' })),
-};
-
-const ListQuery = t.Object({ ...FilterQuery, ...PageQuery });
-const CsvQuery = t.Object(FilterQuery);
-
-const FailBody = t.Object({ reason: t.String({ minLength: 1, maxLength: 500, pattern: '\\S' }) });
-const PaidBody = t.Optional(t.Object({ reference: t.Optional(t.String({ minLength: 1, maxLength: 255 })) }));
+import { findPayoutRow, listPayouts, markPayoutFailed, markPayoutPaid, payoutDetail, payoutsCsv, type PayoutFilter } from './service';
 
 /** The filter as asked, narrowed to the caller's own partner for partner principals. */
 function scopedFilter(principal: Principal, query: { partnerId?: string; status?: PayoutFilter['status']; currency?: string }): PayoutFilter {
@@ -49,7 +27,7 @@ export function payoutRoutes(ctx: AppContext) {
         const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal), provider: payoutProvider(ctx) }));
         return { payouts: created };
       },
-      { auth: 'payouts:write', detail: { summary: 'Run payouts now; answers the payouts this run created' } },
+      { auth: 'payouts:write', response: PayoutResponses.run, detail: { summary: 'Run payouts now; answers the payouts this run created' } },
     )
     .get(
       '/payouts',
@@ -59,7 +37,12 @@ export function payoutRoutes(ctx: AppContext) {
         const { items, nextCursor } = paginate(await listPayouts(ctx.sql, { ...filter, ...page }), page.limit);
         return { payouts: items, nextCursor };
       },
-      { auth: { scope: 'payouts:read', partner: true }, query: ListQuery, detail: { summary: 'List payouts, newest first' } },
+      {
+        auth: { scope: 'payouts:read', partner: true },
+        query: ListPayoutsQuery,
+        response: PayoutResponses.list,
+        detail: { summary: 'List payouts, newest first' },
+      },
     )
     .get(
       '/payouts.csv',
@@ -72,7 +55,12 @@ export function payoutRoutes(ctx: AppContext) {
           },
         });
       },
-      { auth: { scope: 'payouts:read', partner: true }, query: CsvQuery, detail: { summary: 'Payouts as CSV, one row per payout' } },
+      {
+        auth: { scope: 'payouts:read', partner: true },
+        query: CsvQuery,
+        // a Response (a stream) passes by the answer schemas: its answers are written out by hand
+        detail: { summary: 'Payouts as CSV, one row per payout', responses: CsvAnswer },
+      },
     )
     .get(
       '/payouts/:id',
@@ -85,13 +73,20 @@ export function payoutRoutes(ctx: AppContext) {
       {
         auth: { scope: 'payouts:read', partner: true },
         params: PayoutParams,
+        response: PayoutResponses.get,
         detail: { summary: 'A payout with its commissions and clawback lines' },
       },
     )
     .post(
       '/payouts/:id/mark-paid',
       ({ params, body, principal }) => markPayoutPaid(ctx.sql, { id: params.id, actor: actorOf(principal), reference: body?.reference }),
-      { auth: 'payouts:write', params: PayoutParams, body: PaidBody, detail: { summary: 'Record that a pending payout was paid' } },
+      {
+        auth: 'payouts:write',
+        params: PayoutParams,
+        body: PaidBody,
+        response: PayoutResponses.markPaid,
+        detail: { summary: 'Record that a pending payout was paid' },
+      },
     )
     .post(
       '/payouts/:id/mark-failed',
@@ -100,6 +95,7 @@ export function payoutRoutes(ctx: AppContext) {
         auth: 'payouts:write',
         params: PayoutParams,
         body: FailBody,
+        response: PayoutResponses.markFailed,
         detail: { summary: 'Record that a pending payout failed; its commissions become payable again' },
       },
     );

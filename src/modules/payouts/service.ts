@@ -5,46 +5,60 @@ import { conflict, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import { TRANSITIONS } from '../commissions/lifecycle';
 import { formatMinor } from '../../lib/money';
+import { CSV_COLUMNS, PAYOUT_STATUSES, type PayoutDetail, type PayoutRecord } from './model';
 
-export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
+export { PAYOUT_STATUSES };
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-type Row = Record<string, any>;
-
 /** A payout as the API answers it; amounts in major units as decimal strings. */
-export type PayoutView = {
-  id: string;
-  partnerId: string;
-  currency: string;
-  amount: string;
-  commissionsAmount: string;
-  clawbacksAmount: string;
-  commissionCount: number;
-  clawbackCount: number;
-  status: PayoutStatus;
-  provider: string;
-  providerReference: string | null;
-  failureReason: string | null;
-  createdAt: string;
-  paidAt: string | null;
-  failedAt: string | null;
+export type PayoutView = typeof PayoutRecord.static;
+
+/** What a failed payout held when it failed (payouts.failed_lines); amounts in minor units. */
+type FailedLines = {
+  commissions: { id: string; amount: number; status: string }[];
+  clawbacks: { commissionId: string; amount: number; reason: string }[];
 };
 
-export function payoutView(row: Row): PayoutView {
-  const currency = row.currency as string;
+/** The columns a PayoutRow holds, for `select ${sql(PAYOUT_COLUMNS)}`. */
+export const PAYOUT_COLUMNS = [
+  'id', 'partner_id', 'currency', 'amount', 'commissions_amount', 'clawbacks_amount', 'commission_count', 'clawback_count',
+  'status', 'provider', 'provider_reference', 'failure_reason', 'failed_lines', 'created_at', 'paid_at', 'failed_at',
+] as const;
+
+export type PayoutRow = {
+  id: string;
+  partner_id: string;
+  currency: string;
+  amount: bigint;
+  commissions_amount: bigint;
+  clawbacks_amount: bigint;
+  commission_count: number;
+  clawback_count: number;
+  status: PayoutStatus;
+  provider: string;
+  provider_reference: string | null;
+  failure_reason: string | null;
+  failed_lines: FailedLines | null;
+  created_at: Date;
+  paid_at: Date | null;
+  failed_at: Date | null;
+};
+
+export function payoutView(row: Omit<PayoutRow, 'failed_lines'>): PayoutView {
+  const currency = row.currency;
   return {
-    id: row.id as string,
-    partnerId: row.partner_id as string,
+    id: row.id,
+    partnerId: row.partner_id,
     currency,
     amount: formatMinor(row.amount, currency),
     commissionsAmount: formatMinor(row.commissions_amount, currency),
     clawbacksAmount: formatMinor(row.clawbacks_amount, currency),
-    commissionCount: row.commission_count as number,
-    clawbackCount: row.clawback_count as number,
-    status: row.status as PayoutStatus,
-    provider: row.provider as string,
-    providerReference: (row.provider_reference as string | null) ?? null,
-    failureReason: (row.failure_reason as string | null) ?? null,
+    commissionCount: row.commission_count,
+    clawbackCount: row.clawback_count,
+    status: row.status,
+    provider: row.provider,
+    providerReference: row.provider_reference ?? null,
+    failureReason: row.failure_reason ?? null,
     createdAt: iso(row.created_at)!,
     paidAt: iso(row.paid_at),
     failedAt: iso(row.failed_at),
@@ -54,8 +68,8 @@ export function payoutView(row: Row): PayoutView {
 // ---------------------------------------------------------------------------------------------
 // Settling
 
-async function lockPayout(tx: Tx, id: string): Promise<Row> {
-  const [row] = await tx`select * from payouts where id = ${id} for update`;
+async function lockPayout(tx: Tx, id: string): Promise<PayoutRow> {
+  const [row] = await tx<PayoutRow[]>`select ${tx([...PAYOUT_COLUMNS])} from payouts where id = ${id} for update`;
   if (!row) throw notFound('payout');
   return row;
 }
@@ -65,11 +79,11 @@ export async function markPayoutPaid(sql: Sql, input: { id: string; actor: strin
   return sql.begin(async (tx) => {
     const current = await lockPayout(tx, input.id);
     if (current.status !== 'pending') throw conflict(`payout is already ${current.status}`, { payoutId: input.id, status: current.status });
-    const [row] = await tx`
+    const [row] = await tx<PayoutRow[]>`
       update payouts set status = 'paid', paid_at = now(), settled_by = ${input.actor},
         provider_reference = coalesce(${input.reference ?? null}, provider_reference)
       where id = ${input.id}
-      returning *`;
+      returning ${tx([...PAYOUT_COLUMNS])}`;
     return payoutView(row!);
   });
 }
@@ -84,7 +98,7 @@ export async function markPayoutFailed(sql: Sql, input: { id: string; actor: str
   return sql.begin(async (tx) => {
     const current = await lockPayout(tx, input.id);
     if (current.status !== 'pending') throw conflict(`payout is already ${current.status}`, { payoutId: input.id, status: current.status });
-    const [row] = await tx`
+    const [row] = await tx<PayoutRow[]>`
       update payouts set status = 'failed', failed_at = now(), failure_reason = ${input.reason}, settled_by = ${input.actor},
         failed_lines = jsonb_build_object(
           'commissions', (select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'amount', c.amount, 'status', c.status) order by c.id), '[]')
@@ -92,7 +106,7 @@ export async function markPayoutFailed(sql: Sql, input: { id: string; actor: str
           'clawbacks', (select coalesce(jsonb_agg(jsonb_build_object('commissionId', k.commission_id, 'amount', k.amount, 'reason', k.reason) order by k.commission_id), '[]')
                         from clawbacks k where k.payout_id = ${input.id}))
       where id = ${input.id}
-      returning *`;
+      returning ${tx([...PAYOUT_COLUMNS])}`;
     await tx`
       with released as (
         update commissions set status = ${TRANSITIONS.release.to}, payout_id = null, paid_at = null
@@ -123,51 +137,53 @@ function filterSql(sql: Tx, f: PayoutFilter) {
 
 /** Newest first; limit + 1 rows so the caller can paginate. */
 export async function listPayouts(sql: Sql, input: PayoutFilter & { limit: number; cursor?: string }): Promise<PayoutView[]> {
-  const rows = await sql`
-    select p.* from payouts p
+  const rows = await sql<PayoutRow[]>`
+    select ${sql(PAYOUT_COLUMNS.map((c) => `p.${c}`))} from payouts p
     where true ${filterSql(sql, input)} ${input.cursor ? sql`and p.id < ${input.cursor}` : sql``}
     order by p.id desc
     limit ${input.limit + 1}`;
   return rows.map(payoutView);
 }
 
-export async function findPayoutRow(sql: Sql, id: string): Promise<Row | null> {
-  const [row] = await sql`select * from payouts where id = ${id}`;
+export async function findPayoutRow(sql: Sql, id: string): Promise<PayoutRow | null> {
+  const [row] = await sql<PayoutRow[]>`select ${sql([...PAYOUT_COLUMNS])} from payouts where id = ${id}`;
   return row ?? null;
 }
 
 /** A payout with its lines: the commissions it paid and the clawbacks (negative lines) it netted. */
-export async function payoutDetail(sql: Sql, row: Row) {
-  const currency = row.currency as string;
+export async function payoutDetail(sql: Sql, row: PayoutRow): Promise<typeof PayoutDetail.static> {
+  const currency = row.currency;
   if (row.status === 'failed' && row.failed_lines) {
-    const lines = row.failed_lines as { commissions: Row[]; clawbacks: Row[] };
+    const lines = row.failed_lines;
     return {
       ...payoutView(row),
       commissions: lines.commissions.map((c) => ({ id: c.id, amount: formatMinor(BigInt(c.amount), currency) })),
       clawbacks: lines.clawbacks.map((k) => ({ commissionId: k.commissionId, amount: formatMinor(-BigInt(k.amount), currency), reason: k.reason })),
     };
   }
-  const commissions = await sql`
+  const commissions = await sql<
+    { id: string; campaign_id: string; event_type: string; amount: bigint; status: string; created_at: Date; approved_at: Date | null; paid_at: Date | null }[]
+  >`
     select id, campaign_id, event_type, amount, status, created_at, approved_at, paid_at
     from commissions where payout_id = ${row.id} order by id`;
-  const clawbacks = await sql`
+  const clawbacks = await sql<{ commission_id: string; amount: bigint; reason: string; created_at: Date }[]>`
     select commission_id, amount, reason, created_at from clawbacks where payout_id = ${row.id} order by commission_id`;
   return {
     ...payoutView(row),
     commissions: commissions.map((c) => ({
-      id: c.id as string,
-      campaignId: c.campaign_id as string,
-      eventType: c.event_type as string,
+      id: c.id,
+      campaignId: c.campaign_id,
+      eventType: c.event_type,
       amount: formatMinor(c.amount, currency),
-      status: c.status as string,
+      status: c.status,
       createdAt: iso(c.created_at)!,
       approvedAt: iso(c.approved_at),
       paidAt: iso(c.paid_at),
     })),
     clawbacks: clawbacks.map((k) => ({
-      commissionId: k.commission_id as string,
-      amount: formatMinor(-(k.amount as bigint), currency),
-      reason: k.reason as string,
+      commissionId: k.commission_id,
+      amount: formatMinor(-k.amount, currency),
+      reason: k.reason,
       createdAt: iso(k.created_at)!,
     })),
   };
@@ -175,11 +191,6 @@ export async function payoutDetail(sql: Sql, row: Row) {
 
 // ---------------------------------------------------------------------------------------------
 // CSV export, for paying by hand
-
-const CSV_COLUMNS = [
-  'payout_id', 'partner_id', 'partner_name', 'partner_email', 'billing_connect_account_id', 'currency', 'amount',
-  'commissions_amount', 'clawbacks_amount', 'commission_count', 'status', 'created_at', 'paid_at',
-] as const;
 
 /**
  * One cell. Spreadsheets run cells starting with = + - @ (and tab or carriage return) as formulas,
@@ -205,8 +216,8 @@ export function payoutsCsv(sql: Sql, filter: PayoutFilter): ReadableStream<Uint8
         return;
       }
       if (done) return controller.close();
-      const rows = await sql`
-        select p.*, pt.name as partner_name, pt.email as partner_email, pt.billing_connect_account_id
+      const rows = await sql<(PayoutRow & { partner_name: string; partner_email: string; billing_connect_account_id: string | null })[]>`
+        select ${sql(PAYOUT_COLUMNS.map((c) => `p.${c}`))}, pt.name as partner_name, pt.email as partner_email, pt.billing_connect_account_id
         from payouts p join partners pt on pt.id = p.partner_id
         where true ${filterSql(sql, filter)} ${cursor ? sql`and p.id < ${cursor}` : sql``}
         order by p.id desc

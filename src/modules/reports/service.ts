@@ -16,7 +16,7 @@ export async function dailyActivity(sql: Sql, input: { partnerId?: string; days:
   const end = input.now ?? new Date();
   const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()) - (input.days - 1) * DAY);
   const who = (alias: string) => (input.partnerId !== undefined ? sql`and ${sql(alias)}.partner_id = ${input.partnerId}` : sql``);
-  const rows = await sql`
+  const rows = await sql<DailyActivity[]>`
     with days as (
       select generate_series(${start}::timestamptz at time zone 'UTC', ${end}::timestamptz at time zone 'UTC', interval '1 day')::date as day
     ),
@@ -40,7 +40,7 @@ export async function dailyActivity(sql: Sql, input: { partnerId?: string; days:
 
 /** Commission sums per currency and status, all time; `partnerId` undefined sums everyone. */
 export async function commissionTotals(sql: Sql, input: { partnerId?: string }): Promise<CommissionTotal[]> {
-  const rows = await sql`
+  const rows = await sql<{ currency: string; status: string; n: number; amount: bigint }[]>`
     select currency, status, count(*)::int as n, sum(amount)::bigint as amount
     from commissions
     where true ${input.partnerId !== undefined ? sql`and partner_id = ${input.partnerId}` : sql``}
@@ -51,7 +51,7 @@ export async function commissionTotals(sql: Sql, input: { partnerId?: string }):
 
 /** All-time click count (the chart covers only its window). */
 export async function clickCount(sql: Sql, input: { partnerId?: string }): Promise<number> {
-  const [row] = await sql`
+  const [row] = await sql<{ n: number }[]>`
     select count(*)::int as n from clicks
     where true ${input.partnerId !== undefined ? sql`and partner_id = ${input.partnerId}` : sql``}`;
   return row!.n;
@@ -67,7 +67,7 @@ export type DailyMoney = { day: string; revenue: number; commissions: number };
 export async function dailyMoney(sql: Sql, input: { currency: string; days: number; now?: Date }): Promise<DailyMoney[]> {
   const end = input.now ?? new Date();
   const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate()) - (input.days - 1) * DAY);
-  const rows = await sql`
+  const rows = await sql<{ day: string; revenue: bigint; commissions: bigint }[]>`
     with days as (
       select generate_series(${start}::timestamptz at time zone 'UTC', ${end}::timestamptz at time zone 'UTC', interval '1 day')::date as day
     ),
@@ -89,7 +89,7 @@ export async function dailyMoney(sql: Sql, input: { currency: string; days: numb
 
 /** The currency most commissions are in (the admin chart's money axis); null before the first one. */
 export async function mainCurrency(sql: Sql): Promise<string | null> {
-  const [row] = await sql`select currency from commissions group by currency order by count(*) desc, currency limit 1`;
+  const [row] = await sql<{ currency: string }[]>`select currency from commissions group by currency order by count(*) desc, currency limit 1`;
   return row?.currency ?? null;
 }
 
@@ -97,7 +97,7 @@ export type ProgramCounts = { partnersActive: number; partnersPending: number; p
 
 /** Head counts for the admin overview. */
 export async function programCounts(sql: Sql): Promise<ProgramCounts> {
-  const [row] = await sql`
+  const [row] = await sql<{ active: number; pending: number; revoked: number; campaigns: number; payouts: number }[]>`
     select
       (select count(*) from partners where revoked_at is null and activated_at is not null)::int as active,
       (select count(*) from partners where revoked_at is null and activated_at is null)::int as pending,

@@ -1,0 +1,58 @@
+// Request and response schemas of the commission routes (reading, approving, reversing).
+import { t } from 'elysia';
+import { errors, listOf, PageQuery, QueryEnum, Timestamp } from '../../lib/http';
+
+export const COMMISSION_STATUSES = ['accrued', 'approved', 'paid', 'reversed'] as const;
+
+// ids only: anything else (a NUL, say) is a 400 rather than a database error
+const IdText = t.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+
+export const ListCommissionsQuery = t.Object({
+  status: QueryEnum(COMMISSION_STATUSES),
+  partnerId: t.Optional(IdText),
+  campaignId: t.Optional(IdText),
+  from: t.Optional(t.String({ maxLength: 40, description: 'createdAt at or after (ISO 8601).' })),
+  to: t.Optional(t.String({ maxLength: 40, description: 'createdAt before (ISO 8601).' })),
+  ...PageQuery,
+});
+
+export const CommissionParams = t.Object({ id: IdText });
+
+export const ReverseBody = t.Object({
+  reason: t.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why, e.g. refund, chargeback, fraud.' }),
+});
+
+// ---- answers
+
+const Amount = t.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'Decimal string in major units, e.g. "12.50".', examples: ['12.50'] });
+
+/** A commission (GET /v1/commissions/:id, the list, approve and reverse). */
+export const CommissionRecord = t.Object({
+  id: t.String({ examples: ['com_01jd8x0000000000000000000a'] }),
+  status: t.UnionEnum(COMMISSION_STATUSES),
+  partnerId: t.String(),
+  campaignId: t.String(),
+  attributionId: t.String(),
+  eventId: t.String(),
+  userId: t.String(),
+  amount: Amount,
+  currency: t.String({ description: 'ISO 4217 code.', examples: ['USD'] }),
+  eventType: t.String(),
+  eventValue: t.Nullable(t.Number({ description: "The event's value in major units; null when the event had none in this currency." })),
+  holdbackDays: t.Number({ multipleOf: 1, minimum: 0 }),
+  createdAt: Timestamp,
+  approvedAt: t.Nullable(Timestamp),
+  paidAt: t.Nullable(Timestamp),
+  reversedAt: t.Nullable(Timestamp),
+  reason: t.Nullable(t.String({ description: 'Why it was reversed.' })),
+  payoutId: t.Nullable(t.String({ description: 'The payout that paid it.' })),
+});
+
+export const CommissionList = listOf('commissions', CommissionRecord);
+
+export const CommissionResponses = {
+  list: { 200: CommissionList, ...errors(400, 401, 403) },
+  get: { 200: CommissionRecord, ...errors(400, 401, 403, 404) },
+  approve: { 200: CommissionRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  reverse: { 200: CommissionRecord, ...errors(400, 401, 403, 404, 409, 413) },
+};

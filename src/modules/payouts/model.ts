@@ -1,0 +1,104 @@
+// Request and response schemas of the payout routes (the CSV export is documented by hand).
+import { t } from 'elysia';
+import { ErrorResponse, errors, listOf, PageQuery, QueryEnum, Timestamp } from '../../lib/http';
+
+export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
+
+export const PayoutParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+const FilterQuery = {
+  partnerId: t.Optional(t.String({ maxLength: 64 })),
+  status: QueryEnum(PAYOUT_STATUSES),
+  currency: t.Optional(t.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code.' })),
+};
+
+export const ListPayoutsQuery = t.Object({ ...FilterQuery, ...PageQuery });
+export const CsvQuery = t.Object(FilterQuery);
+
+export const FailBody = t.Object({ reason: t.String({ minLength: 1, maxLength: 500, pattern: '\\S' }) });
+export const PaidBody = t.Optional(t.Object({ reference: t.Optional(t.String({ minLength: 1, maxLength: 255 })) }));
+
+// ---- answers
+
+const Amount = t.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'Decimal string in major units, e.g. "12.50".', examples: ['12.50'] });
+const Count = t.Number({ multipleOf: 1, minimum: 0 });
+
+/** A payout: per partner and currency, the approved commissions minus the clawbacks it netted. */
+export const PayoutRecord = t.Object({
+  id: t.String({ examples: ['pay_01jd8x0000000000000000000a'] }),
+  partnerId: t.String(),
+  currency: t.String({ description: 'ISO 4217 code.', examples: ['USD'] }),
+  amount: Amount,
+  commissionsAmount: Amount,
+  clawbacksAmount: Amount,
+  commissionCount: Count,
+  clawbackCount: Count,
+  status: t.UnionEnum(PAYOUT_STATUSES),
+  provider: t.String({ description: 'How it is paid: manual, or a billing plugin (stripe).' }),
+  providerReference: t.Nullable(t.String({ description: 'The transfer id at the provider, or the reference given to mark-paid.' })),
+  failureReason: t.Nullable(t.String()),
+  createdAt: Timestamp,
+  paidAt: t.Nullable(Timestamp),
+  failedAt: t.Nullable(Timestamp),
+});
+
+const FAILED_ONLY = 'Absent on the lines of a failed payout (kept as they were when it failed).';
+
+/** A commission the payout paid (or held, when it failed). */
+const CommissionLine = t.Object({
+  id: t.String(),
+  amount: Amount,
+  campaignId: t.Optional(t.String({ description: FAILED_ONLY })),
+  eventType: t.Optional(t.String({ description: FAILED_ONLY })),
+  status: t.Optional(t.String({ description: FAILED_ONLY })),
+  createdAt: t.Optional(Timestamp),
+  approvedAt: t.Optional(t.Nullable(Timestamp)),
+  paidAt: t.Optional(t.Nullable(Timestamp)),
+});
+
+/** A clawback the payout netted: a negative line. */
+const ClawbackLine = t.Object({
+  commissionId: t.String(),
+  amount: Amount,
+  reason: t.String(),
+  createdAt: t.Optional(Timestamp),
+});
+
+export const PayoutDetail = t.Composite([
+  PayoutRecord,
+  t.Object({ commissions: t.Array(CommissionLine), clawbacks: t.Array(ClawbackLine) }),
+]);
+
+export const PayoutList = listOf('payouts', PayoutRecord);
+
+export const PayoutRun = t.Object({ payouts: t.Array(PayoutRecord, { description: 'The payouts this run created, by id.' }) });
+
+/** The CSV export answers text/csv, which the generator cannot see: documented here. */
+export const CSV_COLUMNS = [
+  'payout_id', 'partner_id', 'partner_name', 'partner_email', 'billing_connect_account_id', 'currency', 'amount',
+  'commissions_amount', 'clawbacks_amount', 'commission_count', 'status', 'created_at', 'paid_at',
+] as const;
+
+/**
+ * The OpenAPI responses of GET /v1/payouts.csv, written out: the route answers a Response (a
+ * stream), which passes by Elysia's answer schemas, and the generator drops `detail.responses` of a
+ * route that declares `response`. So the route declares none and this lists its errors too.
+ */
+export const CsvAnswer = {
+  200: {
+    description: `One row per payout, newest first, after a header row: ${CSV_COLUMNS.join(', ')}. Amounts in major units; CRLF line ends.`,
+    content: { 'text/csv': { schema: { type: 'string' as const }, example: `${CSV_COLUMNS.join(',')}\r\n` } },
+    headers: { 'content-disposition': { description: 'attachment; filename="payouts.csv"', schema: { type: 'string' as const } } },
+  },
+  ...Object.fromEntries(
+    [400, 401, 403, 500].map((status) => [status, { description: ErrorResponse.description, content: { 'application/json': { schema: ErrorResponse } } }]),
+  ),
+};
+
+export const PayoutResponses = {
+  run: { 200: PayoutRun, ...errors(400, 401, 403, 409, 413) },
+  list: { 200: PayoutList, ...errors(400, 401, 403) },
+  get: { 200: PayoutDetail, ...errors(400, 401, 403, 404) },
+  markPaid: { 200: PayoutRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  markFailed: { 200: PayoutRecord, ...errors(400, 401, 403, 404, 409, 413) },
+};
