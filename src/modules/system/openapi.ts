@@ -42,7 +42,7 @@ export function openApiDocument(app: AnyElysia): Document {
   const inner = app as unknown as { getGlobalRoutes(): { hooks: object }[]; getGlobalDefinitions?(): unknown };
   const routes = inner.getGlobalRoutes().map((route) => ({ ...route, hooks: { ...route.hooks, parse: undefined } }));
   const view = { getGlobalRoutes: () => routes, getGlobalDefinitions: () => inner.getGlobalDefinitions?.() } as unknown as AnyElysia;
-  const generated = toOpenAPISchema(view, { paths: [UNPREFIXED_API] }) as unknown as Pick<Document, 'paths'> & { components?: { schemas?: unknown } };
+  const generated = toOpenAPISchema(view, { paths: [UNPREFIXED_API], staticFile: false }) as unknown as Pick<Document, 'paths'> & { components?: { schemas?: unknown } };
   for (const item of Object.values(generated.paths)) {
     for (const operation of Object.values(item)) {
       jsonOnlyBody(operation);
