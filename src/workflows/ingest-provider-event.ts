@@ -5,13 +5,15 @@
 import type { BillingAction, BillingPlugin, ProviderEvent } from '../../plugins/billing';
 import type { AppContext } from '../context';
 import type { Transaction, Tx } from '../db';
+import type { ProviderEventReceived } from '../modules/billing/model';
 import { reverseCommissionIn } from '../modules/commissions/lifecycle';
 import { recordEvent, type RecordedEvent } from './record-event';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
 type Reversal = Extract<BillingAction, { kind: 'reversal' }>;
 
-export type IngestOutcome = { eventId: string; type: string; actions: string[] };
+/** What the provider webhook answers (beside `received: true`). */
+export type IngestOutcome = Omit<typeof ProviderEventReceived.static, 'received'>;
 
 export async function ingestProviderEvent(ctx: AppContext, plugin: BillingPlugin, event: ProviderEvent): Promise<IngestOutcome> {
   const done: string[] = [];
