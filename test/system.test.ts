@@ -6,6 +6,10 @@ import { listMigrations, migrate } from '../src/db/migrate';
 import { eventually } from './support/eventually';
 import { createTestDatabase } from './support/postgres';
 import { freePort, startService, type TestService } from './support/service';
+import { contractChecker } from './support/contract';
+import { createApp, createFetch } from '../src/app';
+import { createLogger } from '../src/lib/log';
+import { createContext } from '../src/server';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -17,6 +21,27 @@ describe('operations endpoints', () => {
   test('healthz and readyz answer 200 without a key', async () => {
     expect(await svc.api('GET', '/healthz', { key: null })).toMatchObject({ status: 200, body: { ok: true } });
     expect(await svc.api('GET', '/readyz', { key: null })).toMatchObject({ status: 200, body: { ok: true } });
+  });
+
+  test('readyz answers 503 with the documented error while the database is unreachable', async () => {
+    const port = await freePort();
+    const deadDatabase = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
+    const config = loadConfig({ PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DATABASE_URL: deadDatabase, ADMIN_API_KEY: svc.adminKey });
+    const ctx = createContext(config, openSql(deadDatabase, { max: 1 }), createLogger('silent'));
+    const server = Bun.serve({ port, hostname: '127.0.0.1', fetch: createFetch(ctx, createApp(ctx)) });
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      const body = await res.json();
+      expect(res.status).toBe(503);
+      expect(body).toEqual({ code: 'unavailable', message: expect.any(String) });
+      // the answer is one the document lists (the service's own document, the same code)
+      const check = await contractChecker(svc.url)();
+      expect(() => check({ method: 'GET', path: '/readyz', status: 503, contentType: res.headers.get('content-type') ?? '', body })).not.toThrow();
+    } finally {
+      await server.stop(true);
+      await ctx.sql.end({ timeout: 1 });
+      ctx.mailer.close();
+    }
   });
 
   test('metrics are Prometheus text counting requests', async () => {

@@ -5,13 +5,15 @@
 import type { BillingAction, BillingPlugin, ProviderEvent } from '../../plugins/billing';
 import type { AppContext } from '../context';
 import type { Transaction, Tx } from '../db';
+import type { ProviderEventReceived } from '../modules/billing/model';
 import { reverseCommissionIn } from '../modules/commissions/lifecycle';
 import { recordEvent, type RecordedEvent } from './record-event';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
 type Reversal = Extract<BillingAction, { kind: 'reversal' }>;
 
-export type IngestOutcome = { eventId: string; type: string; actions: string[] };
+/** What the provider webhook answers (beside `received: true`). */
+export type IngestOutcome = Omit<typeof ProviderEventReceived.static, 'received'>;
 
 export async function ingestProviderEvent(ctx: AppContext, plugin: BillingPlugin, event: ProviderEvent): Promise<IngestOutcome> {
   const done: string[] = [];
@@ -31,12 +33,24 @@ export async function ingestProviderEvent(ctx: AppContext, plugin: BillingPlugin
   return { eventId: event.id, type: event.type, actions: done };
 }
 
+/** A conversion recorded under a stand-in user, waiting for its customer to be linked. */
+type ParkedEvent = {
+  id: string;
+  type: string;
+  amount: bigint | null;
+  currency: string | null;
+  occurred_at: Date;
+  metadata: Record<string, unknown>;
+  /** `<provider>:<provider event id>` (set on every conversion a plugin records). */
+  idempotency_key: string;
+};
+
 /** The stand-in user id of a conversion whose customer nobody has linked yet. */
 const unlinkedUser = (provider: string, customerId: string) => `${provider}:${customerId}`;
 
 async function userFor(sql: Tx, provider: string, customerId: string): Promise<string | null> {
-  const [row] = await sql`select user_id from billing_customers where provider = ${provider} and customer_id = ${customerId}`;
-  return (row?.user_id as string | undefined) ?? null;
+  const [row] = await sql<{ user_id: string }[]>`select user_id from billing_customers where provider = ${provider} and customer_id = ${customerId}`;
+  return row?.user_id ?? null;
 }
 
 /**
@@ -47,15 +61,15 @@ async function linkCustomer(ctx: AppContext, provider: string, customerId: strin
   await ctx.sql`
     insert into billing_customers (provider, customer_id, user_id) values (${provider}, ${customerId}, ${userId})
     on conflict (provider, customer_id) do update set user_id = excluded.user_id, updated_at = now()`;
-  const parked = await ctx.sql`
+  const parked = await ctx.sql<ParkedEvent[]>`
     select id, type, amount, currency, occurred_at, metadata, idempotency_key from events
     where source = ${provider} and user_id = ${unlinkedUser(provider, customerId)}
     order by occurred_at, id`;
   const done = [`linked ${customerId}`];
   for (const event of parked) {
-    const references = (await ctx.sql`select reference from billing_references where provider = ${provider} and event_id = ${event.id}`).map(
-      (r) => r.reference as string,
-    );
+    const references = (
+      await ctx.sql<{ reference: string }[]>`select reference from billing_references where provider = ${provider} and event_id = ${event.id}`
+    ).map((r) => r.reference);
     const replayed = await ctx.sql.begin((tx) =>
       recordConversion(ctx, tx, {
         provider,
@@ -85,7 +99,7 @@ async function linkCustomer(ctx: AppContext, provider: string, customerId: strin
 async function convert(ctx: AppContext, provider: string, providerEventId: string, action: Conversion): Promise<string> {
   return ctx.sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:billing-object:${provider}:${action.objectId}`}, 0))`;
-    const [seen] = await tx`select event_id from billing_conversions where provider = ${provider} and object_id = ${action.objectId}`;
+    const [seen] = await tx<{ event_id: string }[]>`select event_id from billing_conversions where provider = ${provider} and object_id = ${action.objectId}`;
     if (seen) return `${action.type} ${seen.event_id} (already recorded)`;
     const recorded = await recordConversion(ctx, tx, { provider, idempotencyKey: `${provider}:${providerEventId}`, conversion: action });
     await tx`
@@ -125,7 +139,7 @@ async function recordConversion(
   if (conversion.references.length > 0) {
     const rows = conversion.references.map((reference) => ({ provider, reference, event_id: recorded.event.id }));
     await tx`insert into billing_references ${tx(rows, 'provider', 'reference', 'event_id')} on conflict do nothing`;
-    const pending = await tx`
+    const pending = await tx<{ reason: Reversal['reason']; provider_event_id: string }[]>`
       delete from billing_pending_reversals
       where provider = ${provider} and reference = any(${conversion.references})
       returning reason, provider_event_id`;
@@ -145,14 +159,14 @@ function reverse(ctx: AppContext, provider: string, providerEventId: string, act
 
 /** Reverses every live commission of the conversions the references point at. */
 async function reverseIn(tx: Transaction, provider: string, providerEventId: string, action: Reversal): Promise<string> {
-  const commissions = await tx`
+  const commissions = await tx<{ id: string }[]>`
     select c.id from commissions c
     where c.event_id in (
       select event_id from billing_references where provider = ${provider} and reference = any(${action.references})
     ) and c.status <> 'reversed'
     order by c.id
     for update`;
-  const known = await tx`select 1 from billing_references where provider = ${provider} and reference = any(${action.references}) limit 1`;
+  const known = await tx<{ found: number }[]>`select 1 as found from billing_references where provider = ${provider} and reference = any(${action.references}) limit 1`;
   if (known.length === 0) {
     const rows = action.references.map((reference) => ({ provider, reference, reason: action.reason, provider_event_id: providerEventId }));
     await tx`insert into billing_pending_reversals ${tx(rows, 'provider', 'reference', 'reason', 'provider_event_id')} on conflict do nothing`;

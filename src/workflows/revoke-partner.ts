@@ -21,11 +21,11 @@ export async function revokePartner(
 ): Promise<Partner> {
   const reason = input.reason?.trim() || null;
   const { partner, first } = await ctx.sql.begin(async (tx) => {
-    const [row] = await tx`
+    const [row] = await tx<{ id: string }[]>`
       update partners set revoked_at = now(), revoke_reason = ${reason}, updated_at = now()
       where id = ${id} and revoked_at is null
       returning id`;
-    const [exists] = row ? [row] : await tx`select id from partners where id = ${id}`;
+    const [exists] = row ? [row] : await tx<{ id: string }[]>`select id from partners where id = ${id}`;
     if (!exists) throw notFound('partner');
     await endPartnerSessions(tx, id);
     if (input.revokeKeys) await revokePartnerKeys(tx, id);

@@ -5,6 +5,7 @@ import { SignatureError, type BillingPlugin } from '../../../plugins/billing';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { ingestProviderEvent } from '../../workflows/ingest-provider-event';
+import { BillingResponses } from './model';
 
 export function billingRoutes(ctx: AppContext) {
   const app = new Elysia();
@@ -12,6 +13,7 @@ export function billingRoutes(ctx: AppContext) {
     app.post(`/webhooks/${plugin.name}`, ({ request }) => receive(ctx, plugin, request), {
       // the signature covers the exact bytes: no parsing before verify()
       parse: 'none',
+      response: BillingResponses.receive,
       detail: { summary: `Inbound ${plugin.name} webhook`, tags: ['Billing'] },
     });
   }
@@ -29,5 +31,5 @@ async function receive(ctx: AppContext, plugin: BillingPlugin, request: Request)
   }
   const outcome = await ingestProviderEvent(ctx, plugin, event);
   ctx.log.info('billing event', { provider: plugin.name, ...outcome });
-  return { received: true, ...outcome };
+  return { received: true as const, ...outcome };
 }

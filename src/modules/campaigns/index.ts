@@ -6,7 +6,7 @@ import { paginate, readPage } from '../../lib/http';
 import { rejectNul } from '../../lib/nul';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { invalidateLinkCache } from '../links/runtime';
-import { CampaignParams, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from './model';
+import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from './model';
 import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updateCampaign } from './service';
 
 export function campaignRoutes(ctx: AppContext) {
@@ -19,7 +19,7 @@ export function campaignRoutes(ctx: AppContext) {
         set.status = 201;
         return createCampaign(ctx.sql, body);
       },
-      { auth: 'campaigns:write', body: CreateCampaignBody, detail: { summary: 'Create a campaign' } },
+      { auth: 'campaigns:write', body: CreateCampaignBody, response: CampaignResponses.create, detail: { summary: 'Create a campaign' } },
     )
     .get(
       '/campaigns',
@@ -33,6 +33,7 @@ export function campaignRoutes(ctx: AppContext) {
       {
         auth: { scope: 'campaigns:read', partner: true },
         query: ListCampaignsQuery,
+        response: CampaignResponses.list,
         detail: { summary: 'List campaigns (partners: the ones they hold)' },
       },
     )
@@ -46,7 +47,7 @@ export function campaignRoutes(ctx: AppContext) {
         }
         return campaign;
       },
-      { auth: { scope: 'campaigns:read', partner: true }, params: CampaignParams, detail: { summary: 'Get a campaign' } },
+      { auth: { scope: 'campaigns:read', partner: true }, params: CampaignParams, response: CampaignResponses.get, detail: { summary: 'Get a campaign' } },
     )
     .patch(
       '/campaigns/:id',
@@ -60,6 +61,7 @@ export function campaignRoutes(ctx: AppContext) {
         auth: 'campaigns:write',
         params: CampaignParams,
         body: UpdateCampaignBody,
+        response: CampaignResponses.update,
         detail: { summary: 'Update, archive ({archived: true}) or unarchive a campaign' },
       },
     );

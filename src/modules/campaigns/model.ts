@@ -1,6 +1,7 @@
-// Request schemas of the campaign API.
+// Request and response schemas of the campaign API.
+import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
-import { PageQuery, QueryEnum } from '../../lib/http';
+import { errors, listOf, PageQuery, QueryEnum, Timestamp } from '../../lib/http';
 import { Rules } from './rules';
 
 const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
@@ -31,3 +32,28 @@ export const ListCampaignsQuery = t.Object({
 });
 
 export const CampaignParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+// ---- answers
+
+/** A campaign (program): where its share links land and what it pays. */
+export const CampaignRecord = t.Object({
+  id: t.String({ examples: ['cmp_01jd8x0000000000000000000a'] }),
+  name: t.String(),
+  destinationUrl: t.String(),
+  currency: t.String({ examples: ['USD'] }),
+  // TypeBox's integer: Elysia's t.Integer also admits numeric strings (a request coercion)
+  holdbackDays: t.Nullable(Type.Integer({ minimum: 0, description: 'null: HOLDBACK_DAYS applies.' })),
+  rules: Rules,
+  createdAt: Timestamp,
+  archivedAt: t.Nullable(Timestamp),
+});
+
+export const CampaignList = listOf('campaigns', CampaignRecord);
+
+/** The answer of each campaign route: its success schema and the errors it can give. */
+export const CampaignResponses = {
+  create: { 201: CampaignRecord, ...errors(400, 401, 403, 413) },
+  list: { 200: CampaignList, ...errors(400, 401, 403) },
+  get: { 200: CampaignRecord, ...errors(400, 401, 403, 404) },
+  update: { 200: CampaignRecord, ...errors(400, 401, 403, 404, 413) },
+};

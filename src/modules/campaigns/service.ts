@@ -4,29 +4,29 @@ import { EXPONENTS, isKnownCurrency } from '../../lib/money';
 import { AppError, notFound, type FieldProblem } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
+import type { CampaignRecord } from './model';
 import { ruleProblems, type Rule } from './rules';
 
-export type Campaign = {
+export type Campaign = typeof CampaignRecord.static;
+
+type CampaignRow = {
   id: string;
   name: string;
-  destinationUrl: string;
+  destination_url: string;
   currency: string;
-  /** null: the HOLDBACK_DAYS setting applies. */
-  holdbackDays: number | null;
-  rules: Rule[];
-  createdAt: string;
-  archivedAt: string | null;
+  holdback_days: number | null;
+  rules: Rule[] | null;
+  created_at: Date;
+  archived_at: Date | null;
 };
 
-type Row = Record<string, any>;
-
-function toCampaign(row: Row): Campaign {
+function toCampaign(row: CampaignRow): Campaign {
   return {
     id: row.id,
     name: row.name,
     destinationUrl: row.destination_url,
     currency: row.currency,
-    holdbackDays: row.holdback_days ?? null,
+    holdbackDays: row.holdback_days,
     rules: row.rules ?? [],
     createdAt: iso(row.created_at)!,
     archivedAt: iso(row.archived_at),
@@ -92,7 +92,7 @@ export type CreateCampaignInput = {
 
 export async function createCampaign(sql: Sql, input: CreateCampaignInput): Promise<Campaign> {
   check(input);
-  const [row] = await sql`
+  const [row] = await sql<CampaignRow[]>`
     insert into campaigns (id, name, destination_url, currency, holdback_days, rules)
     values (${newId('campaign')}, ${input.name.trim()}, ${input.destinationUrl}, ${input.currency},
             ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as never)})
@@ -102,7 +102,7 @@ export async function createCampaign(sql: Sql, input: CreateCampaignInput): Prom
 
 export async function findCampaign(sql: Tx, id: string): Promise<Campaign | null> {
   if (!isId('campaign', id)) return null;
-  const [row] = await sql`select ${COLUMNS(sql)} from campaigns where id = ${id}`;
+  const [row] = await sql<CampaignRow[]>`select ${COLUMNS(sql)} from campaigns where id = ${id}`;
   return row ? toCampaign(row) : null;
 }
 
@@ -117,7 +117,7 @@ export async function listCampaigns(
   sql: Sql,
   filter: { limit: number; cursor?: string; archived?: boolean; partnerId?: string },
 ): Promise<Campaign[]> {
-  const rows = await sql`
+  const rows = await sql<CampaignRow[]>`
     select ${COLUMNS(sql)} from campaigns c
     where true
       ${filter.archived === undefined ? sql`` : filter.archived ? sql`and c.archived_at is not null` : sql`and c.archived_at is null`}
@@ -130,7 +130,7 @@ export async function listCampaigns(
 
 /** Whether the partner holds the campaign (may create share links for it). */
 export async function partnerHoldsCampaign(sql: Tx, partnerId: string, campaignId: string): Promise<boolean> {
-  const [row] = await sql`select 1 from partner_campaigns where partner_id = ${partnerId} and campaign_id = ${campaignId}`;
+  const [row] = await sql<{ held: number }[]>`select 1 as held from partner_campaigns where partner_id = ${partnerId} and campaign_id = ${campaignId}`;
   return Boolean(row);
 }
 
@@ -149,7 +149,7 @@ export async function updateCampaign(sql: Sql, id: string, input: UpdateCampaign
     }
     const archivedAt =
       input.archived === undefined ? tx`archived_at` : input.archived ? tx`coalesce(archived_at, now())` : null;
-    const [row] = await tx`
+    const [row] = await tx<CampaignRow[]>`
       update campaigns set
         name = ${input.name?.trim() ?? current.name},
         destination_url = ${input.destinationUrl ?? current.destinationUrl},

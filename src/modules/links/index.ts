@@ -6,7 +6,7 @@ import { paginate, readPage } from '../../lib/http';
 import { rejectNul } from '../../lib/nul';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { clientAddress, CORS_HEADERS } from './address';
-import { CreateLinkBody, IdentifyBody, ListLinksQuery, RecordClickBody } from './model';
+import { CreateLinkBody, IdentifyBody, LinkResponses, ListLinksQuery, RecordClickBody } from './model';
 import { invalidateLinkCache, linkRuntime } from './runtime';
 import { createLink, identify, listLinks, SLUG_PATTERN } from './service';
 
@@ -31,7 +31,7 @@ export function linkRoutes(ctx: AppContext) {
         set.status = 201;
         return link;
       },
-      { auth: { scope: 'links:write', partner: true }, body: CreateLinkBody, detail: { summary: 'Create a share link' } },
+      { auth: { scope: 'links:write', partner: true }, body: CreateLinkBody, response: LinkResponses.create, detail: { summary: 'Create a share link' } },
     )
     .get(
       '/links',
@@ -50,7 +50,7 @@ export function linkRoutes(ctx: AppContext) {
         return { links: items, nextCursor };
       },
       // there is no links:read scope: links are partner data, read with partners:read
-      { auth: { scope: 'partners:read', partner: true }, query: ListLinksQuery, detail: { summary: 'List share links' } },
+      { auth: { scope: 'partners:read', partner: true }, query: ListLinksQuery, response: LinkResponses.list, detail: { summary: 'List share links' } },
     )
     .options('/clicks', preflight, { detail: { hide: true } })
     .post(
@@ -71,6 +71,7 @@ export function linkRoutes(ctx: AppContext) {
       {
         auth: { scope: 'events:write', publishable: true },
         body: RecordClickBody,
+        response: LinkResponses.click,
         detail: { summary: 'Record a click for operators who redirect themselves' },
       },
     )
@@ -81,6 +82,7 @@ export function linkRoutes(ctx: AppContext) {
       {
         auth: { scope: 'events:write', publishable: true },
         body: IdentifyBody,
+        response: LinkResponses.identify,
         detail: { summary: 'Join a user id to the clicks its browser arrived through' },
       },
     );

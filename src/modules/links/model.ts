@@ -1,6 +1,6 @@
-// Request schemas of the links, clicks and identify API.
+// Request and response schemas of the links, clicks and identify API.
 import { t } from 'elysia';
-import { PageQuery } from '../../lib/http';
+import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
 
 const Id = t.String({ minLength: 1, maxLength: 64 });
 
@@ -27,3 +27,35 @@ export const IdentifyBody = t.Object({
   userId: t.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'The id the operator later sends with events.' }),
   clickIds: t.Optional(t.Array(t.String({ maxLength: 64 }), { maxItems: 20, description: 'clk_ ids the browser collected; may be empty or omitted.' })),
 });
+
+// ---- answers
+
+/** A share link: `url` is what the partner shares (`<BASE_URL>/r/<slug>`). */
+export const LinkRecord = t.Object({
+  id: t.String({ examples: ['lnk_01jd8x0000000000000000000a'] }),
+  slug: t.String({ examples: ['spring-sale'] }),
+  url: t.String({ examples: ['https://partners.example.com/r/spring-sale'] }),
+  partnerId: t.String(),
+  campaignId: t.String(),
+  createdAt: Timestamp,
+});
+
+export const LinkList = listOf('links', LinkRecord);
+
+export const RecordedClick = t.Object({
+  clickId: t.Nullable(t.String({ examples: ['clk_01jd8x0000000000000000000a'] }), { description: 'null when the partner is revoked: no click is recorded.' }),
+  destinationUrl: t.String({ description: 'Where to send the visitor: the campaign destination with pp_click (none for a revoked partner).' }),
+});
+
+export const Identified = t.Object({
+  userId: t.String(),
+  clickIds: t.Array(t.String(), { description: 'The click ids joined to the user, duplicates removed.' }),
+});
+
+/** The answer of each route: its success schema and the errors it can give. */
+export const LinkResponses = {
+  create: { 201: LinkRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  list: { 200: LinkList, ...errors(400, 401, 403) },
+  click: { 201: RecordedClick, ...errors(400, 401, 403, 404, 413) },
+  identify: { 200: Identified, ...errors(400, 401, 403, 413) },
+};

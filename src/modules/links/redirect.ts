@@ -70,7 +70,8 @@ export function redirectRoutes(ctx: AppContext) {
   const shareLink = shareLinkHandler(ctx);
   return new Elysia()
     .get('/r/:slug', ({ params, request }) => shareLink(request, params.slug), {
-      detail: { summary: 'Follow a share link (302 to the campaign destination)', tags: ['Links and clicks'] },
+      // pages for visitors, not API operations: kept out of the OpenAPI document
+      detail: { hide: true, summary: 'Follow a share link (302 to the campaign destination)' },
     })
     .get(
       '/client.js',
@@ -84,6 +85,6 @@ export function redirectRoutes(ctx: AppContext) {
         if (request.headers.get('if-none-match') === CLIENT_ETAG) return new Response(null, { status: 304, headers });
         return new Response(CLIENT_JS, { headers });
       },
-      { detail: { summary: 'The browser client', tags: ['Links and clicks'] } },
+      { detail: { hide: true, summary: 'The browser client' } },
     );
 }

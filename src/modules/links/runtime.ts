@@ -116,7 +116,7 @@ function createRuntime(ctx: AppContext): LinkRuntime {
 
   /** Which of these clicks are not in the database. */
   const absent = async (ids: string[]): Promise<string[]> => {
-    const found = new Set((await ctx.sql`select id from clicks where id = any(${ids}::text[])`).map((r) => r.id as string));
+    const found = new Set((await ctx.sql<{ id: string }[]>`select id from clicks where id = any(${ids}::text[])`).map((r) => r.id));
     return ids.filter((id) => !found.has(id));
   };
 

@@ -5,15 +5,9 @@ import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { findCampaign, partnerHoldsCampaign } from '../campaigns/service';
 import { splitDestination, type LinkTarget } from './cache';
+import type { LinkRecord } from './model';
 
-export type Link = {
-  id: string;
-  slug: string;
-  url: string;
-  partnerId: string;
-  campaignId: string;
-  createdAt: string;
-};
+export type Link = typeof LinkRecord.static;
 
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
 
@@ -40,9 +34,9 @@ export function generateSlug(): string {
   return out;
 }
 
-type Row = Record<string, any>;
+type LinkRow = { id: string; slug: string; partner_id: string; campaign_id: string; created_at: Date };
 
-function toLink(row: Row, baseUrl: string): Link {
+function toLink(row: LinkRow, baseUrl: string): Link {
   return {
     id: row.id,
     slug: row.slug,
@@ -67,7 +61,7 @@ export async function createLink(
     if (problem) throw invalidField('slug', problem);
   }
   const [partner] = isId('partner', input.partnerId)
-    ? await sql`select id, revoked_at from partners where id = ${input.partnerId}`
+    ? await sql<{ id: string; revoked_at: Date | null }[]>`select id, revoked_at from partners where id = ${input.partnerId}`
     : [];
   if (!partner) throw notFound('partner');
   if (partner.revoked_at) throw forbidden('the partner is revoked and cannot create links');
@@ -80,7 +74,7 @@ export async function createLink(
   for (let attempt = 0; ; attempt++) {
     const slug = input.slug ?? generateSlug();
     try {
-      const [row] = await sql`
+      const [row] = await sql<LinkRow[]>`
         insert into links (id, slug, partner_id, campaign_id)
         values (${newId('link')}, ${slug}, ${input.partnerId}, ${input.campaignId})
         returning id, slug, partner_id, campaign_id, created_at`;
@@ -99,7 +93,7 @@ export async function listLinks(
   baseUrl: string,
   filter: { limit: number; cursor?: string; partnerId?: string; campaignId?: string },
 ): Promise<Link[]> {
-  const rows = await sql`
+  const rows = await sql<LinkRow[]>`
     select id, slug, partner_id, campaign_id, created_at from links
     where true
       ${filter.partnerId !== undefined ? sql`and partner_id = ${filter.partnerId}` : sql``}
@@ -112,7 +106,7 @@ export async function listLinks(
 
 /** What the redirect cache stores for a slug (looked up case-insensitively); null when unknown. */
 export async function loadLinkTarget(sql: Sql, slug: string): Promise<LinkTarget | null> {
-  const [row] = await sql`
+  const [row] = await sql<{ id: string; partner_id: string; campaign_id: string; destination_url: string; revoked: boolean }[]>`
     select l.id, l.partner_id, l.campaign_id, c.destination_url, p.revoked_at is not null as revoked
     from links l
     join campaigns c on c.id = l.campaign_id
@@ -130,7 +124,7 @@ export async function loadLinkTarget(sql: Sql, slug: string): Promise<LinkTarget
 
 /** The per-install secret mixed into IP hashes (made by migration 0005, never leaves the database). */
 export async function loadClickSalt(sql: Sql): Promise<string> {
-  const [row] = await sql`select click_salt from settings`;
+  const [row] = await sql<{ click_salt: string }[]>`select click_salt from settings`;
   return row!.click_salt;
 }
 

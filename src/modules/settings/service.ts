@@ -1,39 +1,36 @@
 // Program-wide settings: the one row of the settings table.
 import type { Tx } from '../../db';
 import { iso } from '../../lib/time';
+import type { StoredSettings, UpdateSettingsBody } from './model';
 
-export type AttributionModel = 'last_click' | 'linear' | 'position';
+export type Settings = typeof StoredSettings.static;
+export type AttributionModel = Settings['attributionModel'];
 
-export type Settings = {
-  attributionModel: AttributionModel;
-  attributionWindowDays: number;
-  /** null: the PARTNER_SIGNUP setting applies. */
-  partnerSignup: 'open' | 'closed' | null;
-  updatedAt: string;
+type SettingsRow = {
+  attribution_model: AttributionModel;
+  attribution_window_days: number;
+  partner_signup: Settings['partnerSignup'];
+  updated_at: Date;
 };
 
-function toSettings(row: Record<string, any>): Settings {
+function toSettings(row: SettingsRow): Settings {
   return {
     attributionModel: row.attribution_model,
     attributionWindowDays: row.attribution_window_days,
-    partnerSignup: row.partner_signup ?? null,
+    partnerSignup: row.partner_signup,
     updatedAt: iso(row.updated_at)!,
   };
 }
 
 export async function getSettings(sql: Tx): Promise<Settings> {
-  const [row] = await sql`select attribution_model, attribution_window_days, partner_signup, updated_at from settings`;
+  const [row] = await sql<SettingsRow[]>`select attribution_model, attribution_window_days, partner_signup, updated_at from settings`;
   return toSettings(row!);
 }
 
-export type UpdateSettingsInput = {
-  attributionModel?: AttributionModel;
-  attributionWindowDays?: number;
-  partnerSignup?: 'open' | 'closed' | null;
-};
+export type UpdateSettingsInput = typeof UpdateSettingsBody.static;
 
 export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promise<Settings> {
-  const [row] = await sql`
+  const [row] = await sql<SettingsRow[]>`
     update settings set
       attribution_model = ${input.attributionModel ?? sql`attribution_model`},
       attribution_window_days = ${input.attributionWindowDays ?? sql`attribution_window_days`},

@@ -76,7 +76,7 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
   let idle: (() => void) | undefined;
 
   async function claim(limit: number): Promise<Claimed[]> {
-    return (await sql`
+    return sql<Claimed[]>`
       with due as (
         select d.id
         from webhook_deliveries d
@@ -92,7 +92,7 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
       from due, webhook_endpoints e, webhook_events ev
       where d.id = due.id and e.id = d.endpoint_id and ev.id = d.event_id
       returning d.id, d.endpoint_id, d.event_id, d.event, d.attempt, e.url, e.secret,
-                ev.type, ev.created_at, ev.data::text as data`) as unknown as Claimed[];
+                ev.type, ev.created_at, ev.data::text as data`;
   }
 
   function wake(): void {
@@ -239,7 +239,7 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
       if (running) return;
       running = true;
       ctx.metrics.gauge('partnerd_webhook_deliveries_due', async () => {
-        const [row] = await sql`
+        const [row] = await sql<{ n: number }[]>`
           select count(*)::int as n from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.active
           where d.status = 'pending' and d.next_attempt_at <= now()`;
         return row?.n ?? 0;

@@ -14,6 +14,7 @@ import {
   queryFlag,
   TestQuery,
   UpdateEndpointBody,
+  WebhookResponses,
 } from './model';
 import {
   createEndpoint,
@@ -39,7 +40,7 @@ export function webhookRoutes(ctx: AppContext) {
         set.status = 201;
         return created;
       },
-      { auth: 'admin', body: CreateEndpointBody, detail: { summary: 'Register a webhook endpoint (the secret is shown only here)' } },
+      { auth: 'admin', body: CreateEndpointBody, response: WebhookResponses.create, detail: { summary: 'Register a webhook endpoint (the secret is shown only here)' } },
     )
     .get(
       '/webhooks',
@@ -49,17 +50,19 @@ export function webhookRoutes(ctx: AppContext) {
         const { items, nextCursor } = paginate(await listEndpoints(ctx.sql, { ...page, active }), page.limit);
         return { endpoints: items, nextCursor };
       },
-      { auth: 'webhooks:read', query: ListEndpointsQuery, detail: { summary: 'List webhook endpoints' } },
+      { auth: 'webhooks:read', query: ListEndpointsQuery, response: WebhookResponses.list, detail: { summary: 'List webhook endpoints' } },
     )
     .get('/webhooks/:id', ({ params }) => getEndpoint(ctx.sql, params.id), {
       auth: 'webhooks:read',
       params: EndpointParams,
+      response: WebhookResponses.get,
       detail: { summary: 'Get a webhook endpoint' },
     })
     .patch('/webhooks/:id', ({ params, body }) => updateEndpoint(ctx, params.id, body), {
       auth: 'webhooks:write',
       params: EndpointParams,
       body: UpdateEndpointBody,
+      response: WebhookResponses.update,
       detail: { summary: 'Change url, events, label or active' },
     })
     .delete(
@@ -71,7 +74,7 @@ export function webhookRoutes(ctx: AppContext) {
         set.status = 204;
         return undefined;
       },
-      { auth: 'webhooks:write', params: EndpointParams, query: DeleteQuery, detail: { summary: 'Deactivate an endpoint; ?hard=1 deletes it and its log' } },
+      { auth: 'webhooks:write', params: EndpointParams, query: DeleteQuery, response: WebhookResponses.delete, detail: { summary: 'Deactivate an endpoint; ?hard=1 deletes it and its log' } },
     )
     .get(
       '/webhooks/:id/deliveries',
@@ -81,22 +84,24 @@ export function webhookRoutes(ctx: AppContext) {
         const { items, nextCursor } = paginate(rows, page.limit);
         return { deliveries: items, nextCursor };
       },
-      { auth: 'webhooks:read', params: EndpointParams, query: ListDeliveriesQuery, detail: { summary: 'Delivery log of an endpoint, newest first' } },
+      { auth: 'webhooks:read', params: EndpointParams, query: ListDeliveriesQuery, response: WebhookResponses.deliveries, detail: { summary: 'Delivery log of an endpoint, newest first' } },
     )
     .get('/webhooks/:id/deliveries/:deliveryId', ({ params }) => getDelivery(ctx.sql, params.id, params.deliveryId), {
       auth: 'webhooks:read',
       params: DeliveryParams,
+      response: WebhookResponses.delivery,
       detail: { summary: 'One delivery attempt' },
     })
     .post('/webhooks/:id/test', ({ params, query }) => testSend(ctx, params.id, query.event), {
       auth: 'webhooks:write',
       params: EndpointParams,
       query: TestQuery,
+      response: WebhookResponses.test,
       detail: { summary: 'Send webhook.test (or a sample of ?event=<type>) now; answers the delivery record' },
     })
     .post(
       '/webhooks/:id/deliveries/:deliveryId/retry',
       ({ params }) => retryDelivery(ctx, params.id, params.deliveryId),
-      { auth: 'webhooks:write', params: DeliveryParams, detail: { summary: 'Re-send a delivery now; answers the new attempt' } },
+      { auth: 'webhooks:write', params: DeliveryParams, response: WebhookResponses.retry, detail: { summary: 'Re-send a delivery now; answers the new attempt' } },
     );
 }

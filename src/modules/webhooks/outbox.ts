@@ -14,20 +14,20 @@ export type Envelope<E extends EventType = EventType> = { id: string; event: E; 
  */
 export async function enqueueEvent<E extends EventType>(sql: Tx, type: E, data: EventPayloads[E]): Promise<Envelope<E>> {
   const id = newId('event');
-  const [row] = await sql`
+  const [row] = await sql<{ created_at: Date }[]>`
     insert into webhook_events (id, type, data)
     values (${id}, ${type}, ${sql.json(data as never)})
     returning created_at`;
-  const endpoints = await sql`
+  const endpoints = await sql<{ id: string }[]>`
     select id from webhook_endpoints
     where active and (${type} = any(events) or '*' = any(events))
     order by id`;
   if (endpoints.length > 0) {
-    const rows = endpoints.map((e) => ({ id: newId('event'), endpoint_id: e.id as string, event_id: id, event: type }));
+    const rows = endpoints.map((e) => ({ id: newId('event'), endpoint_id: e.id, event_id: id, event: type }));
     await sql`insert into webhook_deliveries ${sql(rows, 'id', 'endpoint_id', 'event_id', 'event')}`;
     await sql`select pg_notify(${DELIVERY_CHANNEL}, ${id})`;
   }
-  return { id, event: type, created: (row!.created_at as Date).toISOString(), data };
+  return { id, event: type, created: row!.created_at.toISOString(), data };
 }
 
 /**

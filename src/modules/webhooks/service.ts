@@ -7,52 +7,50 @@ import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { EVENT_TYPES, isEventType, WILDCARD } from './events';
 import { urlProblem } from './guard';
-import { MAX_URL_LENGTH } from './model';
+import { MAX_URL_LENGTH, type DeliveryRecord, type EndpointRecord } from './model';
 import { samplePayload } from './samples';
 import { attemptDelivery, type AttemptResult } from './send';
 import { newSecret } from './signing';
 
-type Row = Record<string, any>;
+export type Endpoint = typeof EndpointRecord.static;
+export type Delivery = typeof DeliveryRecord.static;
 
-export type Endpoint = {
-  id: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  label: string | null;
-  createdAt: string;
-};
+type EndpointRow = { id: string; url: string; events: string[]; active: boolean; label: string | null; created_at: Date };
 
-export type Delivery = {
+type DeliveryRow = {
   id: string;
-  endpointId: string;
-  eventId: string;
+  endpoint_id: string;
+  event_id: string;
   event: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: Delivery['status'];
   attempt: number;
-  responseStatus: number | null;
-  responseBody: string | null;
-  error: 'timeout' | 'network' | 'http_status' | 'blocked' | null;
-  durationMs: number | null;
-  createdAt: string;
-  completedAt: string | null;
-  retryOf: string | null;
-  /** When a pending delivery is due (automatic retries wait here); null once done. */
-  nextAttemptAt: string | null;
+  response_status: number | null;
+  response_body: string | null;
+  error: Delivery['error'];
+  duration_ms: number | null;
+  created_at: Date;
+  completed_at: Date | null;
+  retry_of: string | null;
+  next_attempt_at: Date;
 };
 
-function toEndpoint(row: Row): Endpoint {
+const ENDPOINT_COLUMNS = (sql: Tx) => sql`id, url, events, active, label, created_at`;
+const DELIVERY_COLUMNS = (sql: Tx) => sql`
+  id, endpoint_id, event_id, event, status, attempt, response_status, response_body, error, duration_ms,
+  created_at, completed_at, retry_of, next_attempt_at`;
+
+function toEndpoint(row: EndpointRow): Endpoint {
   return {
     id: row.id,
     url: row.url,
     events: row.events,
     active: row.active,
-    label: row.label ?? null,
+    label: row.label,
     createdAt: iso(row.created_at)!,
   };
 }
 
-export function toDelivery(row: Row): Delivery {
+export function toDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     endpointId: row.endpoint_id,
@@ -60,13 +58,13 @@ export function toDelivery(row: Row): Delivery {
     event: row.event,
     status: row.status,
     attempt: row.attempt,
-    responseStatus: row.response_status ?? null,
-    responseBody: row.response_body ?? null,
-    error: row.error ?? null,
-    durationMs: row.duration_ms ?? null,
+    responseStatus: row.response_status,
+    responseBody: row.response_body,
+    error: row.error,
+    durationMs: row.duration_ms,
     createdAt: iso(row.created_at)!,
     completedAt: iso(row.completed_at),
-    retryOf: row.retry_of ?? null,
+    retryOf: row.retry_of,
     nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
   };
 }
@@ -106,16 +104,16 @@ export async function createEndpoint(
   const url = checkUrl(ctx, input.url);
   const events = checkEvents(input.events);
   const secret = newSecret();
-  const [row] = await ctx.sql`
+  const [row] = await ctx.sql<EndpointRow[]>`
     insert into webhook_endpoints (id, url, events, label, secret)
     values (${newId('endpoint')}, ${url}, ${events}, ${input.label ?? null}, ${secret})
-    returning *`;
+    returning ${ENDPOINT_COLUMNS(ctx.sql)}`;
   return { endpoint: toEndpoint(row!), secret };
 }
 
 export async function listEndpoints(sql: Sql, filter: { active?: boolean; limit: number; cursor?: string }): Promise<Endpoint[]> {
-  const rows = await sql`
-    select * from webhook_endpoints
+  const rows = await sql<EndpointRow[]>`
+    select ${ENDPOINT_COLUMNS(sql)} from webhook_endpoints
     where true
       ${filter.active === undefined ? sql`` : sql`and active = ${filter.active}`}
       ${filter.cursor ? sql`and id < ${filter.cursor}` : sql``}
@@ -124,9 +122,9 @@ export async function listEndpoints(sql: Sql, filter: { active?: boolean; limit:
   return rows.map(toEndpoint);
 }
 
-async function endpointRow(sql: Tx, id: string): Promise<Row> {
+async function endpointRow(sql: Tx, id: string): Promise<EndpointRow> {
   if (!isId('endpoint', id)) throw notFound('webhook endpoint');
-  const [row] = await sql`select * from webhook_endpoints where id = ${id}`;
+  const [row] = await sql<EndpointRow[]>`select ${ENDPOINT_COLUMNS(sql)} from webhook_endpoints where id = ${id}`;
   if (!row) throw notFound('webhook endpoint');
   return row;
 }
@@ -143,7 +141,7 @@ export async function updateEndpoint(
   await endpointRow(ctx.sql, id);
   const url = input.url === undefined ? undefined : checkUrl(ctx, input.url);
   const events = input.events === undefined ? undefined : checkEvents(input.events);
-  const [row] = await ctx.sql`
+  const [row] = await ctx.sql<EndpointRow[]>`
     update webhook_endpoints set
       url = coalesce(${url ?? null}, url),
       events = coalesce(${events ?? null}::text[], events),
@@ -151,7 +149,7 @@ export async function updateEndpoint(
       active = coalesce(${input.active ?? null}::boolean, active),
       updated_at = now()
     where id = ${id}
-    returning *`;
+    returning ${ENDPOINT_COLUMNS(ctx.sql)}`;
   if (!row) throw notFound('webhook endpoint');
   return toEndpoint(row);
 }
@@ -163,7 +161,8 @@ export async function deleteEndpoint(sql: Sql, id: string, hard: boolean): Promi
     await sql`delete from webhook_endpoints where id = ${id}`;
     return null;
   }
-  const [row] = await sql`update webhook_endpoints set active = false, updated_at = now() where id = ${id} returning *`;
+  const [row] = await sql<EndpointRow[]>`
+    update webhook_endpoints set active = false, updated_at = now() where id = ${id} returning ${ENDPOINT_COLUMNS(sql)}`;
   if (!row) throw notFound('webhook endpoint');
   return toEndpoint(row);
 }
@@ -177,8 +176,8 @@ export async function listDeliveries(
   if (filter.event !== undefined && !isEventType(filter.event)) {
     throw invalidField('event', `unknown event type; known: ${EVENT_TYPES.join(', ')}`, 'invalid_query');
   }
-  const rows = await sql`
-    select * from webhook_deliveries
+  const rows = await sql<DeliveryRow[]>`
+    select ${DELIVERY_COLUMNS(sql)} from webhook_deliveries
     where endpoint_id = ${endpointId}
       ${filter.status ? sql`and status = ${filter.status}` : sql``}
       ${filter.event ? sql`and event = ${filter.event}` : sql``}
@@ -188,10 +187,11 @@ export async function listDeliveries(
   return rows.map(toDelivery);
 }
 
-async function deliveryRow(sql: Tx, endpointId: string, deliveryId: string): Promise<Row> {
+async function deliveryRow(sql: Tx, endpointId: string, deliveryId: string): Promise<DeliveryRow> {
   await endpointRow(sql, endpointId);
   if (!isId('event', deliveryId)) throw notFound('delivery');
-  const [row] = await sql`select * from webhook_deliveries where id = ${deliveryId} and endpoint_id = ${endpointId}`;
+  const [row] = await sql<DeliveryRow[]>`
+    select ${DELIVERY_COLUMNS(sql)} from webhook_deliveries where id = ${deliveryId} and endpoint_id = ${endpointId}`;
   if (!row) throw notFound('delivery');
   return row;
 }
@@ -206,8 +206,8 @@ export function envelopeBody(event: { id: string; type: string; created_at: Date
 }
 
 /** Writes the outcome of one attempt; only a delivery still pending is changed. */
-export async function recordAttempt(sql: Tx, deliveryId: string, result: AttemptResult): Promise<Row | undefined> {
-  const [row] = await sql`
+export async function recordAttempt(sql: Tx, deliveryId: string, result: AttemptResult): Promise<DeliveryRow | undefined> {
+  const [row] = await sql<DeliveryRow[]>`
     update webhook_deliveries set
       status = ${result.status},
       response_status = ${result.responseStatus},
@@ -217,7 +217,7 @@ export async function recordAttempt(sql: Tx, deliveryId: string, result: Attempt
       completed_at = now(),
       lease_until = null
     where id = ${deliveryId} and status = 'pending'
-    returning *`;
+    returning ${DELIVERY_COLUMNS(sql)}`;
   return row;
 }
 
@@ -226,7 +226,7 @@ export async function recordAttempt(sql: Tx, deliveryId: string, result: Attempt
  * test call and manual retry, which answer synchronously.
  */
 async function sendInline(ctx: AppContext, deliveryId: string): Promise<Delivery> {
-  const [row] = await ctx.sql`
+  const [row] = await ctx.sql<{ id: string; event: string; url: string; secret: string; event_id: string; type: string; created_at: Date; data: string }[]>`
     select d.id, d.event, e.url, e.secret, ev.id as event_id, ev.type, ev.created_at, ev.data::text as data
     from webhook_deliveries d
     join webhook_endpoints e on e.id = d.endpoint_id
@@ -251,7 +251,7 @@ async function sendInline(ctx: AppContext, deliveryId: string): Promise<Delivery
   countAttempt(ctx, result);
   const done = await recordAttempt(ctx.sql, deliveryId, result);
   if (done) return toDelivery(done);
-  const [current] = await ctx.sql`select * from webhook_deliveries where id = ${deliveryId}`;
+  const [current] = await ctx.sql<DeliveryRow[]>`select ${DELIVERY_COLUMNS(ctx.sql)} from webhook_deliveries where id = ${deliveryId}`;
   if (!current) throw notFound('webhook endpoint'); // deleted for good while we were sending
   return toDelivery(current);
 }

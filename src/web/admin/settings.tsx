@@ -1,8 +1,8 @@
 // Admin settings: attribution model and window, partner self-signup. The rules are the API's
-// (UpdateSettingsBody in modules/settings/index.ts, updateSettings in its service).
+// (UpdateSettingsBody in modules/settings/model.ts, updateSettings in its service).
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
-import { UpdateSettingsBody } from '../../modules/settings/index';
+import { UpdateSettingsBody } from '../../modules/settings/model';
 import { getSettings, updateSettings, type Settings, type UpdateSettingsInput } from '../../modules/settings/service';
 import { CsrfInput, Field, schemaErrors, SelectField, type FormErrors } from '../forms';
 import { render, seeOther } from '../render';
