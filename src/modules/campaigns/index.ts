@@ -10,7 +10,7 @@ import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQue
 import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updateCampaign } from './service';
 
 export function campaignRoutes(ctx: AppContext) {
-  return new Elysia({ tags: ['Campaigns'] } as never)
+  return new Elysia({ tags: ['Campaigns'] })
     .use(authPlugin(ctx))
     .onBeforeHandle(rejectNul)
     .post(

@@ -15,7 +15,7 @@ function timeParam(value: string | undefined, field: string): Date | undefined {
 }
 
 export function commissionRoutes(ctx: AppContext) {
-  return new Elysia({ tags: ['Commissions'] } as never)
+  return new Elysia({ tags: ['Commissions'] })
     .use(authPlugin(ctx))
     .get(
       '/commissions',

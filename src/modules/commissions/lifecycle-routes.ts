@@ -9,7 +9,7 @@ import { CommissionParams, CommissionResponses, ReverseBody } from './model';
 export { ReverseBody };
 
 export function commissionLifecycleRoutes(ctx: AppContext) {
-  return new Elysia({ tags: ['Commissions'] } as never)
+  return new Elysia({ tags: ['Commissions'] })
     .use(authPlugin(ctx))
     .post('/commissions/:id/approve', ({ params, principal }) => approveCommission(ctx.sql, { id: params.id, actor: actorOf(principal) }), {
       auth: 'commissions:write',

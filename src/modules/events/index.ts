@@ -32,7 +32,7 @@ function readMetadata(value: unknown): Record<string, unknown> {
 }
 
 export function eventRoutes(ctx: AppContext) {
-  return new Elysia({ tags: ['Events'] } as never)
+  return new Elysia({ tags: ['Events'] })
     .use(authPlugin(ctx))
     .post(
       '/events',

@@ -14,7 +14,7 @@ const preflight = () => new Response(null, { status: 204, headers: CORS_HEADERS 
 
 export function linkRoutes(ctx: AppContext) {
   const runtime = () => linkRuntime(ctx);
-  return new Elysia({ tags: ['Links and clicks'] } as never)
+  return new Elysia({ tags: ['Links and clicks'] })
     .use(authPlugin(ctx))
     .onBeforeHandle(rejectNul)
     .post(

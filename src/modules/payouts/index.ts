@@ -19,7 +19,7 @@ function scopedFilter(principal: Principal, query: { partnerId?: string; status?
 }
 
 export function payoutRoutes(ctx: AppContext) {
-  return new Elysia({ tags: ['Payouts'] } as never)
+  return new Elysia({ tags: ['Payouts'] })
     .use(authPlugin(ctx))
     .post(
       '/payouts/run',

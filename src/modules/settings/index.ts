@@ -11,7 +11,7 @@ export function settingsRoutes(ctx: AppContext) {
     /** What applies now, PARTNER_SIGNUP filling a null. */
     partnerSignupEffective: settings.partnerSignup ?? ctx.config.partnerSignup,
   });
-  return new Elysia({ tags: ['Settings'] } as never)
+  return new Elysia({ tags: ['Settings'] })
     .use(authPlugin(ctx))
     .get('/settings', async () => withDefault(await getSettings(ctx.sql)), {
       auth: 'admin',

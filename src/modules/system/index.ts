@@ -23,7 +23,7 @@ const METRICS_RESPONSES = {
 };
 
 export function systemRoutes(ctx: AppContext) {
-  return new Elysia({ detail: { tags: ['Operations'] } } as never)
+  return new Elysia({ detail: { tags: ['Operations'] } })
     .get('/healthz', () => ({ ok: true as const }), { response: SystemResponses.healthz, detail: { summary: 'The process is up' } })
     .get(
       '/readyz',

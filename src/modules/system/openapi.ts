@@ -46,7 +46,7 @@ export function openApiDocument(app: AnyElysia): Document {
   for (const item of Object.values(generated.paths)) {
     for (const operation of Object.values(item)) {
       jsonOnlyBody(operation);
-      if (operation.responses) operation.responses = withoutDefaults(operation.responses);
+      if (operation.responses) operation.responses = withoutDefaults(emptyAnswersWithoutContent(operation.responses));
       // routes without an auth rule are public (sign-in, health, the browser's identify preflight)
       operation.security ??= [];
     }
@@ -144,4 +144,17 @@ function withoutDefaults<T>(node: T): T {
     out[key] = withoutDefaults(value);
   }
   return out as T;
+}
+
+/**
+ * An empty answer (a 204 declared with t.Void) has no content; the generator writes the schema
+ * itself where the media types belong (`content: {type: "void"}`), which is not OpenAPI.
+ */
+function emptyAnswersWithoutContent(responses: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, answer]) => {
+      const { content, ...rest } = answer as { content?: Record<string, unknown> };
+      return [status, content && 'type' in content ? rest : answer];
+    }),
+  );
 }

@@ -31,7 +31,7 @@ import {
 export { createDispatcher, type Dispatcher } from './dispatcher';
 
 export function webhookRoutes(ctx: AppContext) {
-  return new Elysia({ tags: ['Webhooks'] } as never)
+  return new Elysia({ tags: ['Webhooks'] })
     .use(authPlugin(ctx))
     .post(
       '/webhooks',
