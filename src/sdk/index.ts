@@ -1,5 +1,7 @@
 // The Partnerd server SDK: typed, fetch-based, no dependencies. For the operator's backend only
 // (it carries a secret API key): import { Partnerd } from 'partnerd/sdk'.
+import type { paths } from './openapi';
+
 
 export type PartnerdOptions = {
   /** Address of the service, e.g. https://partners.example.com */
@@ -25,128 +27,53 @@ export class PartnerdError extends Error {
   }
 }
 
+// Every request and answer type comes from the contract: openapi.d.ts is generated from the
+// service's route schemas (`bun run openapi`), so a renamed field breaks the SDK's build, not its users.
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
+/** The JSON body an operation takes. */
+type Body<P extends keyof paths, M extends keyof paths[P]> = Operation<P, M> extends { requestBody?: infer R } ? Json<NonNullable<R>> : never;
+/** The JSON answer an operation gives with `status`. */
+type Answer<P extends keyof paths, M extends keyof paths[P], S extends number> = Operation<P, M> extends { responses: infer R }
+  ? S extends keyof R
+    ? Json<R[S]>
+    : never
+  : never;
+/** The query parameters an operation takes, as the SDK passes them (numbers allowed). */
+type QueryOf<P extends keyof paths, M extends keyof paths[P]> = Operation<P, M> extends { parameters: { query?: infer Q } }
+  ? { [K in keyof NonNullable<Q>]?: NonNullable<Q>[K] | number }
+  : never;
+
 export type Metadata = Record<string, unknown>;
 
-export type EventInput = {
-  userId: string;
-  type: 'signup' | 'trial_started' | 'subscription_created' | 'invoice_paid' | (string & {});
-  /** Integer minor units (cents); required for events that drive percent commissions, with currency. */
-  amount?: number;
-  currency?: string;
-  /** ISO 8601; defaults to server time. */
-  occurredAt?: string | Date;
-  metadata?: Metadata;
-};
+/** The event of POST /v1/events; `occurredAt` may also be given as a Date. */
+export type EventInput = Omit<Body<'/v1/events', 'post'>, 'occurredAt'> & { occurredAt?: string | Date };
+export type Event = Answer<'/v1/events', 'post', 201>;
+export type EventList = Answer<'/v1/events', 'get', 200>;
 
-export type Event = {
-  id: string;
-  userId: string;
-  type: string;
-  amount: number | null;
-  currency: string | null;
-  occurredAt: string;
-  createdAt: string;
-  metadata: Metadata;
-};
+/** The event of POST /attribution/events: `value` in MAJOR units (19.99 = $19.99). */
+export type TrackInput = Omit<Body<'/v1/attribution/events', 'post'>, 'occurredAt'> & { occurredAt?: string | Date };
+export type AttributionResult = Answer<'/v1/attribution/events', 'post', 201>;
+export type AttributionStatus = AttributionResult['attribution']['status'];
 
-export type TrackInput = Omit<EventInput, 'amount'> & {
-  /** Decimal in MAJOR units (19.99 = $19.99); required with currency for percent commissions. */
-  value?: number;
-};
+export type PartnerInput = Body<'/v1/partners', 'post'>;
+export type CreatedPartner = Answer<'/v1/partners', 'post', 201>;
+export type PartnerList = Answer<'/v1/partners', 'get', 200>;
+export type PartnerListItem = PartnerList['partners'][number];
+export type Partner = Answer<'/v1/partners/{id}', 'get', 200>;
+export type PartnerUpdate = Body<'/v1/partners/{id}', 'patch'>;
+export type InviteSent = Answer<'/v1/partners/{id}/invite', 'post', 200>;
+export type Rule = NonNullable<PartnerInput['commissionSnapshot']>['rules'][number];
 
-export type AttributionStatus = 'attributed' | 'no_identity' | 'no_click' | 'outside_window';
+export type LinkInput = Body<'/v1/links', 'post'>;
+export type Link = Answer<'/v1/links', 'post', 201>;
 
-export type AttributionResult = {
-  ok: boolean;
-  eventId: string;
-  attribution: {
-    status: AttributionStatus;
-    model: 'last_click' | 'linear' | 'position' | (string & {});
-    touches: { clickId: string; partnerId: string; weight: number; attributionId: string; commissionId: string | null }[];
-  };
-};
-
-export type Rule = {
-  eventType: string;
-  kind: 'percent' | 'flat';
-  percent?: number;
-  amount?: string;
-  maxOccurrences?: number;
-  durationDays?: number;
-  match?: Record<string, string | number | boolean>;
-};
-
-export type PartnerInput = {
-  email: string;
-  name: string;
-  /** Default true: a magic-link invite is emailed; false activates the partner at once. */
-  sendInvite?: boolean;
-  metadata?: Metadata;
-  /** Omitted: all current campaigns; []: none. */
-  campaignIds?: string[];
-  campaignGrantSource?: 'admin' | 'offering';
-  commissionSnapshot?: { rules: Rule[]; holdbackDays?: number };
-};
-
-export type CreatedPartner = {
-  id: string;
-  email: string;
-  name: string;
-  activatedAt: string | null;
-  createdAt: string;
-  invited: boolean;
-  campaignIds: string[];
-};
-
-export type PartnerListItem = {
-  id: string;
-  email: string;
-  name: string;
-  billingConnectAccountId: string | null;
-  createdAt: string;
-  activatedAt: string | null;
-  revokedAt: string | null;
-};
-
-export type Partner = PartnerListItem & {
-  status: 'pending' | 'active' | 'revoked';
-  revokeReason: string | null;
-  metadata: Metadata;
-  campaignIds: string[];
-};
-
-export type PartnerUpdate = {
-  name?: string;
-  metadata?: Metadata;
-  campaignIds?: string[];
-  billingConnectAccountId?: string | null;
-};
+export type Commission = Answer<'/v1/commissions/{id}', 'get', 200>;
+export type CommissionList = Answer<'/v1/commissions', 'get', 200>;
+export type CommissionQuery = QueryOf<'/v1/commissions', 'get'>;
 
 export type Page = { limit?: number; cursor?: string };
-
-export type LinkInput = { campaignId: string; partnerId?: string; slug?: string };
-export type Link = { id: string; slug: string; url: string; partnerId: string; campaignId: string; createdAt: string };
-
-export type Commission = {
-  id: string;
-  status: 'accrued' | 'approved' | 'paid' | 'reversed';
-  partnerId: string;
-  campaignId: string;
-  attributionId: string;
-  eventId: string;
-  userId: string;
-  amount: string;
-  currency: string;
-  eventType: string;
-  eventValue: number | null;
-  holdbackDays: number;
-  createdAt: string;
-  approvedAt: string | null;
-  paidAt: string | null;
-  reversedAt: string | null;
-  reason: string | null;
-  payoutId: string | null;
-};
 
 export type RequestOptions = {
   /** Sent as the Idempotency-Key header: a retried call with the same key records nothing twice. */
@@ -173,7 +100,7 @@ export class Partnerd {
   readonly events = {
     /** Records a conversion event (amount in minor units). A repeated idempotencyKey answers the original event. */
     create: (input: EventInput, options: RequestOptions = {}) => this.#request<Event>('POST', '/v1/events', { body: withTime(input), ...options }),
-    list: (page: Page = {}) => this.#request<{ events: (Event & { attribution: { status: AttributionStatus; model: string | null } })[]; nextCursor: string | null }>('GET', '/v1/events', { query: page }),
+    list: (page: Page = {}) => this.#request<EventList>('GET', '/v1/events', { query: page }),
   };
 
   readonly attribution = {
@@ -184,13 +111,13 @@ export class Partnerd {
 
   readonly partners = {
     create: (input: PartnerInput) => this.#request<CreatedPartner>('POST', '/v1/partners', { body: input }),
-    list: (params: Page & { email?: string } = {}) => this.#request<{ partners: PartnerListItem[]; nextCursor: string | null }>('GET', '/v1/partners', { query: params }),
+    list: (params: QueryOf<'/v1/partners', 'get'> = {}) => this.#request<PartnerList>('GET', '/v1/partners', { query: params }),
     get: (id: string) => this.#request<Partner>('GET', `/v1/partners/${encodeURIComponent(id)}`),
     update: (id: string, input: PartnerUpdate) => this.#request<Partner>('PATCH', `/v1/partners/${encodeURIComponent(id)}`, { body: input }),
     revoke: (id: string, input: { reason?: string } = {}) => this.#request<Partner>('POST', `/v1/partners/${encodeURIComponent(id)}/revoke`, { body: input }),
     reinstate: (id: string) => this.#request<Partner>('POST', `/v1/partners/${encodeURIComponent(id)}/reinstate`),
     /** Sends a fresh magic-link invite (admin key). */
-    invite: (id: string) => this.#request<{ ok: boolean; expiresAt: string }>('POST', `/v1/partners/${encodeURIComponent(id)}/invite`),
+    invite: (id: string) => this.#request<InviteSent>('POST', `/v1/partners/${encodeURIComponent(id)}/invite`),
   };
 
   readonly links = {
@@ -198,8 +125,7 @@ export class Partnerd {
   };
 
   readonly commissions = {
-    list: (params: Page & { status?: Commission['status']; partnerId?: string; campaignId?: string; from?: string; to?: string } = {}) =>
-      this.#request<{ commissions: Commission[]; nextCursor: string | null }>('GET', '/v1/commissions', { query: params }),
+    list: (params: CommissionQuery = {}) => this.#request<CommissionList>('GET', '/v1/commissions', { query: params }),
     get: (id: string) => this.#request<Commission>('GET', `/v1/commissions/${encodeURIComponent(id)}`),
   };
 

@@ -2,13 +2,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Partnerd, PartnerdError } from 'partnerd/sdk';
 import * as fx from '../support/fixtures';
+import { contractChecker } from '../support/contract';
 import { freePort, startService, type TestService } from '../support/service';
 
 let svc: TestService;
 let client: Partnerd;
+let checked = 0;
 beforeAll(async () => {
   svc = await startService();
-  client = new Partnerd({ baseUrl: svc.url, apiKey: svc.adminKey });
+  // the SDK and the service agree: every answer the SDK receives is checked against the document
+  // its types are generated from
+  const contract = contractChecker(svc.url);
+  const checkedFetch = (async (input: URL | RequestInfo, init?: RequestInit) => {
+    const response = await fetch(input, init);
+    const text = await response.clone().text();
+    const contentType = response.headers.get('content-type') ?? '';
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    (await contract())({ method: init?.method ?? 'GET', path: url.pathname, status: response.status, contentType, body: contentType.includes('json') && text ? JSON.parse(text) : text });
+    checked++;
+    return response;
+  }) as typeof fetch;
+  client = new Partnerd({ baseUrl: svc.url, apiKey: svc.adminKey, fetch: checkedFetch });
 }, 60_000);
 afterAll(() => svc.stop());
 
@@ -112,4 +126,11 @@ describe('links', () => {
     expect(taken.status).toBe(409);
     expect(taken.code).toBe('conflict');
   });
+});
+
+describe('the SDK is the contract', () => {
+  test('its calls in this file were all checked against the OpenAPI document', () => {
+    expect(checked).toBeGreaterThan(10);
+  });
+
 });

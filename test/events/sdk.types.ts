@@ -1,0 +1,14 @@
+// Compile-time checks of the SDK's types (no runtime part: `bun run typecheck` fails if they break).
+// The types are derived from the generated contract; these lines fail to compile if a derivation
+// resolves to `never` or a field the service documents changes shape.
+import type { AttributionResult, Commission, CommissionQuery, CreatedPartner, Event, EventInput, Link, Partner, PartnerInput, TrackInput } from 'partnerd/sdk';
+
+type IsNever<T> = [T] extends [never] ? true : false;
+type Resolved = [IsNever<Event>, IsNever<EventInput>, IsNever<TrackInput>, IsNever<AttributionResult>, IsNever<PartnerInput>, IsNever<CreatedPartner>, IsNever<Partner>, IsNever<Link>, IsNever<Commission>];
+export const resolved: Resolved = [false, false, false, false, false, false, false, false, false];
+
+export const partnerStatus: Partner['status'][] = ['pending', 'active', 'revoked'];
+export const commissionQuery: CommissionQuery = { status: 'approved', partnerId: 'ptn_x', limit: 10 };
+export const eventInput: EventInput = { userId: 'u', type: 'invoice_paid', amount: 4900, currency: 'USD', occurredAt: new Date() };
+export const touchWeight = (result: AttributionResult): number | undefined => result.attribution.touches[0]?.weight;
+export const amountOf = (event: Event): number | null => event.amount;
