@@ -86,23 +86,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/auth/magic": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Consume a magic link: activates, signs in, redirects */
-        get: operations["getAuthMagic"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/auth/logout": {
         parameters: {
             query?: never;
@@ -1258,18 +1241,6 @@ export interface operations {
                 };
             };
         };
-    };
-    getAuthMagic: {
-        parameters: {
-            query?: {
-                token?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: never;
     };
     postAuthLogout: {
         parameters: {

@@ -122,7 +122,8 @@ export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
       },
       {
         query: MagicLinkQuery,
-        detail: { summary: 'Consume a magic link: activates, signs in, redirects' },
+        // the link in an email, opened by a browser: a redirect or a page, not part of the API
+        detail: { summary: 'Consume a magic link: activates, signs in, redirects', hide: true },
       },
     )
     .post(

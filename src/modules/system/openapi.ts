@@ -38,6 +38,10 @@ const INFO = {
 
 /** The document for `app`'s routes (built on first use: every route is registered by then). */
 export function openApiDocument(app: AnyElysia): Document {
+  // Elysia completes the schemas (additionalProperties and the like) when it compiles a route, and
+  // the schema objects are shared: compile every route first, so the document is the same whether
+  // or not a request has been served yet
+  for (const route of app.routes as { compile?: () => unknown }[]) route.compile?.();
   // the generator drops the body schema of a route with a parse hook: show it the routes without
   const inner = app as unknown as { getGlobalRoutes(): { hooks: object }[]; getGlobalDefinitions?(): unknown };
   const routes = inner.getGlobalRoutes().map((route) => ({ ...route, hooks: { ...route.hooks, parse: undefined } }));
