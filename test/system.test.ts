@@ -104,7 +104,7 @@ describe('operations endpoints', () => {
     // the page in a browser, offline: test/web/docs.test.ts
     const html = await docs.text();
     expect(html).toContain('/openapi.json');
-    expect(html).toContain('<script src="/assets/scalar.js">');
+    expect(html).toContain('<script src="/assets/swagger-ui.js">');
   });
 });
 
