@@ -1,6 +1,7 @@
 // The page shell every web page shares: head, one stylesheet, the navigation (a side nav from
 // 1024 px, a top bar with a <details> menu below that: no script), and the page column.
 import type { Children } from '@kitajs/html';
+import { attr } from './ui';
 
 export type NavItem = { href: string; label: string };
 
@@ -52,7 +53,7 @@ export function Layout(props: {
                   {(props.who !== undefined || !!props.signOut) && (
                     <div class="account">
                       {props.who !== undefined && (
-                        <span class="who" title={props.who} safe>
+                        <span class="who" title={attr(props.who)} safe>
                           {props.who}
                         </span>
                       )}

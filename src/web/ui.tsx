@@ -5,6 +5,16 @@ import { EXPONENTS, formatMinor, scaleDecimal } from '../lib/money';
 import { DAY } from '../lib/time';
 
 // ---------------------------------------------------------------------------------------------
+// Attributes
+
+/**
+ * Text for an attribute (title, aria-label). @kitajs/html escapes only `"` in attribute values;
+ * < > are harmless inside quotes, but escaping them (and &) keeps markup out of the page source
+ * altogether. The browser decodes the entities, so the tooltip shows the text as typed.
+ */
+export const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+// ---------------------------------------------------------------------------------------------
 // Money
 
 /**
@@ -45,7 +55,7 @@ export type Tone = 'amber' | 'blue' | 'green' | 'red' | 'grey';
 /** A status word on a tinted background; `title` says what comes next. */
 export function Badge(props: { tone: Tone; label: string; title: string; id?: string }): JSX.Element {
   return (
-    <span class={`badge ${props.tone}`} title={props.title} id={props.id} safe>
+    <span class={`badge ${props.tone}`} title={attr(props.title)} id={props.id} safe>
       {props.label}
     </span>
   );
@@ -111,11 +121,11 @@ export function partnerBadge(p: { status: string }): { tone: Tone; label: string
 export function Trunc(props: { text: string; href?: string; wide?: boolean }): JSX.Element {
   const cls = props.wide ? 'trunc wide' : 'trunc';
   return props.href ? (
-    <a class={cls} href={props.href} title={props.text} safe>
+    <a class={cls} href={props.href} title={attr(props.text)} safe>
       {props.text}
     </a>
   ) : (
-    <span class={cls} title={props.text} safe>
+    <span class={cls} title={attr(props.text)} safe>
       {props.text}
     </span>
   );
@@ -125,7 +135,7 @@ export function Trunc(props: { text: string; href?: string; wide?: boolean }): J
 export function MenuButton(props: { menu: string; label: string }): JSX.Element {
   return (
     <td class="act">
-      <button type="button" class="more" popovertarget={props.menu} aria-label={props.label} title={props.label}>
+      <button type="button" class="more" popovertarget={props.menu} aria-label={attr(props.label)} title={attr(props.label)}>
         ⋯
       </button>
     </td>

@@ -5,7 +5,7 @@ import type { Children } from '@kitajs/html';
 import type { Commission } from '../../modules/commissions/service';
 import type { Link } from '../../modules/links/service';
 import type { PayoutView } from '../../modules/payouts/service';
-import { Badge, commissionBadge, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, Trunc } from '../ui';
+import { attr, Badge, commissionBadge, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, Trunc } from '../ui';
 import { day } from './kit';
 
 /** Ids to names for the tables' partner and campaign columns. */
@@ -84,7 +84,7 @@ export function CommissionsTable(props: {
                   <MoneyCell amount={c.amount} currency={c.currency} />
                   <td class="badge-cell" data-label="Status">
                     <Badge {...commissionBadge(c)} />
-                    {!!c.reason && <span class="note trunc" title={c.reason} safe>{c.reason}</span>}
+                    {!!c.reason && <span class="note trunc" title={attr(c.reason)} safe>{c.reason}</span>}
                   </td>
                   {!!props.actions && (menu ? <MenuButton menu={menuId('cm', c.id)} label={`Actions for ${partner}'s commission`} /> : <td class="act"></td>)}
                 </tr>
@@ -160,7 +160,7 @@ export function PayoutsTable(props: { payouts: PayoutView[]; names: Names; capti
                   </td>
                   <td class="badge-cell" data-label="Status">
                     <Badge {...payoutBadge(p)} />
-                    {!!p.failureReason && <span class="note trunc" title={p.failureReason} safe>{p.failureReason}</span>}
+                    {!!p.failureReason && <span class="note trunc" title={attr(p.failureReason)} safe>{p.failureReason}</span>}
                   </td>
                   <td data-label="Paid" safe>
                     {day(p.paidAt)}

@@ -9,7 +9,7 @@ import { CommissionTotals } from '../totals';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../forms';
 import { day, Layout, Notice, OlderLink, type NavItem } from '../layout';
 import type { PartnerPage } from '../session';
-import { Badge, commissionBadge, MoneyCell, payoutBadge, Trunc } from '../ui';
+import { attr, Badge, commissionBadge, MoneyCell, payoutBadge, Trunc } from '../ui';
 
 const NAV: NavItem[] = [
   { href: '/portal', label: 'Dashboard' },
@@ -320,7 +320,7 @@ export function CommissionsPage(props: { page: PartnerPage; commissions: Commiss
                   <MoneyCell amount={c.amount} currency={c.currency} />
                   <td class="badge-cell" data-label="Status">
                     <Badge {...commissionBadge(c)} />
-                    {!!c.reason && <span class="note trunc" title={c.reason} safe>{c.reason}</span>}
+                    {!!c.reason && <span class="note trunc" title={attr(c.reason)} safe>{c.reason}</span>}
                   </td>
                   <td data-label="Paid" safe>
                     {day(c.paidAt)}
