@@ -1,5 +1,7 @@
-// The page shell every web page shares: head, one stylesheet, header with navigation, main.
+// The page shell every web page shares: head, one stylesheet, the navigation (a side nav from
+// 1024 px, a top bar with a <details> menu below that: no script), and the page column.
 import type { Children } from '@kitajs/html';
+import { attr } from './ui';
 
 export type NavItem = { href: string; label: string };
 
@@ -30,36 +32,49 @@ export function Layout(props: {
         <a class="skip" href="#main">
           Skip to content
         </a>
-        <header class="top">
-          <span class="brand">Partnerd</span>
-          {!!props.nav && (
-            <nav aria-label="Main">
-              <ul>
-                {props.nav.map((item) => (
-                  <li>
-                    <a href={item.href} aria-current={item.href === props.current ? 'page' : undefined} safe>
-                      {item.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          )}
-          {props.who !== undefined && (
-            <span class="who" safe>
-              {props.who}
-            </span>
-          )}
-          {!!props.signOut && (
-            <form method="post" action={props.signOut.action} class="inline">
-              <input type="hidden" name="_csrf" value={props.signOut.csrf} />
-              <button type="submit" class="link">
-                Sign out
-              </button>
-            </form>
-          )}
-        </header>
-        <main id="main">{props.children}</main>
+        <div class={props.nav ? 'shell with-nav' : 'shell'}>
+          <header class="bar">
+            <span class="brand">Partnerd</span>
+            {!!props.nav && (
+              <details class="menu">
+                <summary>Menu</summary>
+                <div class="menu-panel">
+                  <nav aria-label="Main" class="nav">
+                    <ul>
+                      {props.nav.map((item) => (
+                        <li>
+                          <a href={item.href} aria-current={item.href === props.current ? 'page' : undefined} safe>
+                            {item.label}
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  </nav>
+                  {(props.who !== undefined || !!props.signOut) && (
+                    <div class="account">
+                      {props.who !== undefined && (
+                        <span class="who" title={attr(props.who)} safe>
+                          {props.who}
+                        </span>
+                      )}
+                      {!!props.signOut && (
+                        <form method="post" action={props.signOut.action} class="inline">
+                          <input type="hidden" name="_csrf" value={props.signOut.csrf} />
+                          <button type="submit" class="link">
+                            Sign out
+                          </button>
+                        </form>
+                      )}
+                    </div>
+                  )}
+                </div>
+              </details>
+            )}
+          </header>
+          <main id="main">
+            <div class="page">{props.children}</div>
+          </main>
+        </div>
       </body>
     </html>
   );

@@ -60,9 +60,10 @@ describe('sign-in and overview', () => {
     expect(await page.textContent('.who')).toBe(ADMIN);
     expect(await page.textContent('#counts')).toContain('Campaigns');
     expect(await page.locator('.chart svg').count()).toBe(2);
-    expect(await page.textContent('#money-chart')).toContain('Revenue (EUR): 100');
-    expect(await page.textContent('#money-chart')).toContain('Commissions (EUR): 20');
-    expect(await page.textContent('#totals')).toContain('20.00');
+    // money in the one format: grouped, the currency's decimals, its code
+    expect(await page.textContent('#money-chart')).toContain('Revenue: 100.00 EUR');
+    expect(await page.textContent('#money-chart')).toContain('Commissions: 20.00 EUR');
+    expect(await page.textContent('#totals')).toContain('20.00 EUR');
     await screenshot(page, 'admin-overview');
   });
 });
@@ -117,7 +118,7 @@ describe('partners', () => {
     expect(await page.textContent('h1')).toBe('Ada Partner');
     expect(await page.locator('#links tbody tr').count()).toBe(1);
     expect(await page.textContent('#commissions')).toContain('20.00 EUR');
-    expect(await page.textContent('#partner-status')).toBe('pending');
+    expect(await page.textContent('#partner-status')).toBe('Invited');
 
     await page.click('button:has-text("Revoke partner")');
     expect(await page.textContent('#f-reason-error')).toBe('say why, the partner is shown this reason');
@@ -125,7 +126,7 @@ describe('partners', () => {
 
     await page.fill('input[name=reason]', 'Spam traffic');
     await page.click('button:has-text("Revoke partner")');
-    expect(await page.textContent('#partner-status')).toBe('revoked');
+    expect(await page.textContent('#partner-status')).toBe('Revoked');
     expect(await page.textContent('.reason')).toBe('Spam traffic');
     const [revoked] = await svc.sql`select revoked_at, revoke_reason from partners where id = ${partnerId}`;
     expect(revoked!.revoked_at).not.toBeNull();
@@ -215,19 +216,26 @@ describe('commissions', () => {
     await page.goto(`${svc.url}/admin/commissions?status=accrued`);
     const [row] = await svc.sql`select id from commissions where status = 'accrued'`;
     const last = row!.id as string;
-    await page.click(`#commissions tr[data-id="${last}"] button:has-text("Approve")`);
+    // row actions live in the row's "⋯" menu (a popover), not in the row
+    await page.click(`#commissions tr[data-id="${last}"] button.more`);
+    await page.click(`[popover]:popover-open button:has-text("Approve")`);
     expect(await page.textContent('.notice.ok')).toBe('Approved 1 commission.');
     expect((await svc.sql`select status from commissions where id = ${last}`)[0]!.status).toBe('approved');
 
     await page.goto(`${svc.url}/admin/commissions`);
     const tr = `#commissions tr[data-id="${ids[1]}"]`;
-    await page.click(`${tr} button:has-text("Reverse")`);
-    expect(await page.textContent(`#reason-${ids[1]}-error`)).toBe('say why (refund, chargeback, fraud...)');
+    // reversing has no undo: the menu opens its confirm page, which asks the reason
+    await page.click(`${tr} button.more`);
+    await page.click(`[popover]:popover-open a:has-text("Reverse")`);
+    expect(await page.textContent('h1')).toBe('Reverse 60.00 EUR for Ada Partner');
+    await page.click('button:has-text("Reverse 60.00 EUR")');
+    expect(await page.textContent('#f-reason-error')).toBe('say why (refund, chargeback, fraud...)');
     expect((await svc.sql`select status from commissions where id = ${ids[1]!}`)[0]!.status).toBe('approved');
-    await page.fill(`${tr} input[name=reason]`, 'Refunded');
-    await page.click(`${tr} button:has-text("Reverse")`);
+    await page.fill('input[name=reason]', 'Refunded');
+    await page.click('button:has-text("Reverse 60.00 EUR")');
     expect(await page.textContent('.notice.ok')).toBe('Commission reversed.');
-    expect(await page.textContent(tr)).toContain('reversed (Refunded)');
+    expect(await page.textContent(`${tr} .badge`)).toBe('Reversed');
+    expect(await page.textContent(tr)).toContain('Refunded');
     const [rev] = await svc.sql`select status, reversal_reason from commissions where id = ${ids[1]!}`;
     expect(rev).toEqual({ status: 'reversed', reversal_reason: 'Refunded' });
     await screenshot(page, 'admin-commissions-reversed');
@@ -247,8 +255,11 @@ describe('payouts', () => {
     expect(await page.textContent(tr)).toContain('Ada Partner');
     await screenshot(page, 'admin-payouts');
 
-    await page.fill(`${tr} input[name=reference]`, 'SEPA-2026-11');
-    await page.click(`${tr} button:has-text("Mark paid")`);
+    await page.click(`${tr} button.more`);
+    await page.click('[popover]:popover-open a:has-text("Mark paid")');
+    expect(await page.textContent('h1')).toBe('Mark 60.00 EUR paid to Ada Partner');
+    await page.fill('input[name=reference]', 'SEPA-2026-11');
+    await page.click('button:has-text("Mark 60.00 EUR paid")');
     expect(await page.textContent('.notice.ok')).toBe('Payout marked paid.');
     const [paid] = await svc.sql`select status, provider_reference, settled_by from payouts where id = ${payout!.id}`;
     expect(paid).toEqual({ status: 'paid', provider_reference: 'SEPA-2026-11', settled_by: `admin:${ADMIN}` });
@@ -321,10 +332,10 @@ describe('campaigns', () => {
     expect(row!.rules.map((r: { eventType: string }) => r.eventType)).toEqual(['seat_added']);
 
     await page.click('button:has-text("Archive campaign")');
-    expect(await page.textContent('#campaign-status')).toBe('archived');
+    expect(await page.textContent('#campaign-status')).toBe('Archived');
     expect((await svc.sql`select archived_at from campaigns where id = ${id}`)[0]!.archived_at).not.toBeNull();
     await page.click('button:has-text("Unarchive campaign")');
-    expect(await page.textContent('#campaign-status')).toBe('live');
+    expect(await page.textContent('#campaign-status')).toBe('Live');
     expect((await svc.sql`select archived_at from campaigns where id = ${id}`)[0]!.archived_at).toBeNull();
   });
 });
@@ -405,13 +416,14 @@ describe('webhooks', () => {
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]!.body).event).toBe('webhook.test');
     const first = page.locator('#deliveries tbody tr').first();
-    expect(await first.textContent()).toContain('failed');
+    expect(await first.locator('.badge').textContent()).toBe('Failed');
     expect(await first.textContent()).toContain('500');
-    await first.locator('summary').click();
-    expect(await first.locator('pre.response').textContent()).toBe('receiver <b>down</b>');
+    // the response body and Retry are in the row's menu
+    await first.locator('button.more').click();
+    expect(await page.locator('[popover]:popover-open pre.response').textContent()).toBe('receiver <b>down</b>');
 
     answer = 200;
-    await first.locator('button:has-text("Retry")').click();
+    await page.locator('[popover]:popover-open button:has-text("Retry")').click();
     expect(await page.textContent('.notice.ok')).toContain('Sent again');
     expect(received).toHaveLength(2);
     const rows = await svc.sql`select status, attempt, response_status, retry_of from webhook_deliveries order by id`;
@@ -419,11 +431,11 @@ describe('webhooks', () => {
       ['failed', 1, 500],
       ['succeeded', 2, 200],
     ]);
-    expect(await page.locator('#deliveries tbody tr').first().textContent()).toContain('succeeded');
+    expect(await page.locator('#deliveries tbody tr').first().locator('.badge').textContent()).toBe('Succeeded');
     await screenshot(page, 'admin-webhook-log');
 
     await page.click('button:has-text("Pause endpoint")');
-    expect(await page.textContent('#endpoint-status')).toBe('paused');
+    expect(await page.textContent('#endpoint-status')).toBe('Paused');
     expect((await svc.sql`select active from webhook_endpoints`)[0]!.active).toBe(false);
   });
 });
@@ -447,7 +459,8 @@ describe('API keys', () => {
 
     await page.goto(`${svc.url}/admin/api-keys`);
     expect(await page.content()).not.toContain(key);
-    await page.click(`#keys tr[data-id="${row!.id}"] button:has-text("Revoke")`);
+    await page.click(`#keys tr[data-id="${row!.id}"] button.more`);
+    await page.click('[popover]:popover-open button:has-text("Revoke key")');
     expect(await page.textContent('.notice.ok')).toContain('Key revoked');
     expect((await svc.sql`select revoked_at from api_keys where id = ${row!.id}`)[0]!.revoked_at).not.toBeNull();
     expect((await svc.api('GET', '/v1/partners', { key })).status).toBe(401);

@@ -241,6 +241,10 @@ describe('self-signup', () => {
     await page.fill('input[name=email]', 'nora@example.com');
     await page.click('button[type=submit]');
     expect(await page.textContent('.notice.ok')).toContain('Check your inbox');
+    // a finished signup shows what comes next, not the form again
+    expect(await page.textContent('h1')).toBe('Check your inbox');
+    expect(await page.locator('form[action="/portal/sign-up"]').count()).toBe(0);
+    await screenshot(page, 'portal-sign-up-done');
     const [row] = await svc.sql`select name, activated_at from partners where email = 'nora@example.com'`;
     expect(row).toMatchObject({ name: 'Nora', activated_at: null });
     await svc.mail.magicLink('nora@example.com');

@@ -41,7 +41,10 @@ describe('partner portal, end to end', () => {
     expect(new URL(page.url()).pathname).toBe('/portal');
     expect(await page.textContent('h1')).toContain('Ada Partner');
     expect(await page.textContent('.who')).toContain(EMAIL);
-    expect(await page.locator('.chart svg polyline').count()).toBe(3);
+    // nothing happened yet: the chart says so in words instead of drawing flat lines
+    expect(await page.locator('.chart svg').count()).toBe(0);
+    expect(await page.textContent('.chart-empty')).toContain('No data in this period');
+    expect(await page.textContent('.chart .legend')).toContain('Clicks: 0');
     const [row] = await svc.sql`select activated_at from partners where id = ${partnerId}`;
     expect(row!.activated_at).not.toBeNull();
     await screenshot(page, 'portal-dashboard-empty');
@@ -91,15 +94,17 @@ describe('partner portal, end to end', () => {
     await page.goto(`${svc.url}/portal`);
     const cards = await page.locator('.cards .value').allTextContents();
     expect(cards.slice(0, 3)).toEqual(['1', '1', '1']); // clicks, conversions, commissions in 30 days
-    expect(await page.textContent('#totals tbody')).toContain('10.00');
-    expect(await page.textContent('#totals tbody')).toContain('accrued');
+    expect(await page.locator('.chart svg polyline').count()).toBe(3);
+    expect(await page.textContent('#totals tbody')).toContain('10.00 USD');
+    expect(await page.textContent('#totals tbody .badge')).toBe('Pending');
     await screenshot(page, 'portal-dashboard');
 
     await page.goto(`${svc.url}/portal/commissions`);
     const row = page.locator('#commissions tbody tr');
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('10.00 USD');
-    expect(await row.textContent()).toContain('accrued');
+    expect(await row.locator('.badge').textContent()).toBe('Pending');
+    expect(await row.locator('.badge').getAttribute('title')).toMatch(/^Pending: approved on \d{4}-\d{2}-\d{2}/);
     expect(await row.textContent()).toContain('invoice_paid');
     await screenshot(page, 'portal-commissions-accrued');
   });
@@ -114,11 +119,11 @@ describe('partner portal, end to end', () => {
     if (payout.status !== 'paid') expect((await svc.api('POST', `/v1/payouts/${payout.id}/mark-paid`, { body: {} })).status).toBe(200);
 
     await page.goto(`${svc.url}/portal/commissions`);
-    expect(await page.textContent('#commissions tbody tr .status')).toBe('paid');
+    expect(await page.textContent('#commissions tbody tr .badge')).toBe('Paid');
     await page.goto(`${svc.url}/portal/payouts`);
     const row = page.locator(`#payouts tr[data-id="${payout.id}"]`);
     expect(await row.textContent()).toContain('10.00 USD');
-    expect(await row.locator('.status').textContent()).toBe('paid');
+    expect(await row.locator('.badge').textContent()).toBe('Paid');
     await screenshot(page, 'portal-payouts');
   });
 

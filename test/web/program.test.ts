@@ -80,7 +80,7 @@ describe('the program, run from the browser', () => {
     await screenshot(partner, 'program-partner-dashboard');
     await admin.goto(`${svc.url}/admin`);
     expect(await admin.textContent('#totals tbody')).toContain('10.00');
-    expect(await admin.textContent('#money-chart')).toContain('Revenue (USD): 50');
+    expect(await admin.textContent('#money-chart .legend')).toContain('Revenue: 50.00 USD');
     await screenshot(admin, 'program-admin-overview');
   });
 
@@ -94,18 +94,21 @@ describe('the program, run from the browser', () => {
     await admin.click('button:has-text("Run payouts now")');
     expect(await admin.textContent('.notice.ok')).toBe('Payout run finished: 1 payout created.');
     const pending = admin.locator('#payouts tbody tr').first();
-    if ((await pending.locator('button:has-text("Mark paid")').count()) > 0) {
-      await pending.locator('button:has-text("Mark paid")').click();
+    // a pending payout is marked paid from its row's menu, on its confirm page
+    if ((await pending.locator('button.more').count()) > 0) {
+      await pending.locator('button.more').click();
+      await admin.click('[popover]:popover-open a:has-text("Mark paid")');
+      await admin.click('button:has-text("Mark 10.00 USD paid")');
       expect(await admin.textContent('.notice.ok')).toBe('Payout marked paid.');
     }
-    expect(await admin.locator('#payouts tbody tr .status').first().textContent()).toBe('paid');
+    expect(await admin.locator('#payouts tbody tr .badge').first().textContent()).toBe('Paid');
     await screenshot(admin, 'program-admin-payouts');
 
     await partner.goto(`${svc.url}/portal/commissions`);
-    expect(await partner.textContent('#commissions tbody tr .status')).toBe('paid');
+    expect(await partner.textContent('#commissions tbody tr .badge')).toBe('Paid');
     await partner.goto(`${svc.url}/portal/payouts`);
     expect(await partner.textContent('#payouts tbody tr')).toContain('10.00 USD');
-    expect(await partner.textContent('#payouts tbody tr .status')).toBe('paid');
+    expect(await partner.textContent('#payouts tbody tr .badge')).toBe('Paid');
     await screenshot(partner, 'program-partner-payouts');
   });
 });

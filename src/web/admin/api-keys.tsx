@@ -10,6 +10,7 @@ import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, type AdminKit } from './kit';
+import { MenuButton, menuId, RowMenu, Trunc } from '../ui';
 
 const LIST = '/admin/api-keys';
 type Values = { name: string; kind: string; scopes: string[] };
@@ -83,7 +84,7 @@ function ApiKeysPage(props: {
             Key <span safe>{props.created.name}</span> created. It is shown <strong>only now</strong>: copy it to where it will be used.
           </p>
           <div class="copy">
-            <label class="skip" for="new-key">
+            <label class="vh" for="new-key">
               API key
             </label>
             <input id="new-key" class="secret" value={props.created.key} readonly />
@@ -96,41 +97,56 @@ function ApiKeysPage(props: {
       {props.keys.length === 0 ? (
         <p class="empty">No API keys.</p>
       ) : (
-        <div class="table-wrap">
-          <table id="keys" class="stack">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Kind</th>
-                <th>Key</th>
-                <th>Scopes</th>
-                <th>Created</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.keys.map((k) => (
-                <tr data-id={k.id}>
-                  <td safe>{k.name}</td>
-                  <td>{k.kind}</td>
-                  <td>
-                    <code safe>{k.hint}</code>
-                  </td>
-                  <td safe>{k.scopes.join(', ')}</td>
-                  <td safe>{day(k.createdAt)}</td>
-                  <td>
-                    <form method="post" action={`${LIST}/${encodeURIComponent(k.id)}/revoke`}>
-                      <CsrfInput token={props.page.csrf} />
-                      <button type="submit" class="secondary">
-                        Revoke
-                      </button>
-                    </form>
-                  </td>
+        <>
+          <div class="table-wrap">
+            <table id="keys" class="stack">
+              <caption class="vh">Active API keys</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col" class="act">
+                    <span class="vh">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {props.keys.map((k) => (
+                  <tr data-id={k.id}>
+                    <td class="lead">
+                      <Trunc text={k.name} />
+                    </td>
+                    <td data-label="Kind">{k.kind}</td>
+                    <td data-label="Key">
+                      <code safe>{k.hint}</code>
+                    </td>
+                    <td data-label="Scopes" class="fill">
+                      <Trunc text={k.scopes.join(', ')} wide />
+                    </td>
+                    <td data-label="Created" safe>
+                      {day(k.createdAt)}
+                    </td>
+                    <MenuButton menu={menuId('key', k.id)} label={`Actions for key ${k.name}`} />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {props.keys.map((k) => (
+            <RowMenu id={menuId('key', k.id)} title={`Key ${k.name}`}>
+              <p>Calls with this key are refused from then on. This cannot be undone.</p>
+              <form method="post" action={`${LIST}/${encodeURIComponent(k.id)}/revoke`}>
+                <CsrfInput token={props.page.csrf} />
+                <button type="submit" class="danger">
+                  Revoke key
+                </button>
+              </form>
+            </RowMenu>
+          ))}
+        </>
       )}
       <h2 id="new">New key</h2>
       <form method="post" action={LIST} novalidate>

@@ -14,6 +14,7 @@ import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
+import { Badge, Trunc, type Tone } from '../ui';
 
 const LIST = '/admin/campaigns';
 const DONE = { created: 'Campaign created.', saved: 'Campaign saved.', archived: 'Campaign archived: partners can no longer create links for it.', unarchived: 'Campaign is live again.' };
@@ -254,27 +255,36 @@ function CampaignsPage(props: { page: AdminPage; campaigns: Campaign[]; nextCurs
       ) : (
         <div class="table-wrap">
           <table id="campaigns" class="stack">
+            <caption class="vh">Campaigns, newest first</caption>
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Currency</th>
-                <th class="num">Rules</th>
-                <th>Status</th>
-                <th>Created</th>
+                <th scope="col">Name</th>
+                <th scope="col">Currency</th>
+                <th scope="col" class="num">
+                  Rules
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
               </tr>
             </thead>
             <tbody>
               {props.campaigns.map((c) => (
                 <tr data-id={c.id}>
-                  <td>
-                    <a href={editPath(c.id)} safe>
-                      {c.name}
-                    </a>
+                  <td class="lead fill">
+                    <Trunc text={c.name} href={editPath(c.id)} wide />
                   </td>
-                  <td safe>{c.currency}</td>
-                  <td class="num">{c.rules.length}</td>
-                  <td>{c.archivedAt ? <span class="status revoked">archived</span> : <span class="status active">live</span>}</td>
-                  <td safe>{day(c.createdAt)}</td>
+                  <td data-label="Currency" safe>
+                    {c.currency}
+                  </td>
+                  <td class="num" data-label="Rules">
+                    {c.rules.length}
+                  </td>
+                  <td class="badge-cell" data-label="Status">
+                    <Badge {...campaignBadge(c)} />
+                  </td>
+                  <td data-label="Created" safe>
+                    {day(c.createdAt)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -288,19 +298,32 @@ function CampaignsPage(props: { page: AdminPage; campaigns: Campaign[]; nextCurs
   );
 }
 
+/** Live campaigns take new links; archived ones keep theirs. */
+function campaignBadge(c: Campaign): { tone: Tone; label: string; title: string } {
+  return c.archivedAt
+    ? { tone: 'grey', label: 'Archived', title: 'Archived: existing links keep working; partners cannot create new ones until unarchived' }
+    : { tone: 'green', label: 'Live', title: 'Live: partners holding it can create links and earn commissions' };
+}
+
 function CampaignPage(props: { page: AdminPage; campaign: Campaign; values: CampaignValues; errors?: FormErrors; done?: string }) {
   const c = props.campaign;
   return (
     <AdminLayout page={props.page} title={c.name} current={LIST}>
-      <p>
+      <p class="back">
         <a href={LIST}>All campaigns</a>
       </p>
       <h1 safe>{c.name}</h1>
       <Done texts={DONE} done={props.done} />
-      <p>
-        Status: {c.archivedAt ? <span class="status revoked" id="campaign-status">archived</span> : <span class="status active" id="campaign-status">live</span>}{' '}
-        · Id <code safe>{c.id}</code>
-      </p>
+      <dl class="facts">
+        <dt>Status</dt>
+        <dd>
+          <Badge {...campaignBadge(c)} id="campaign-status" />
+        </dd>
+        <dt>Id</dt>
+        <dd>
+          <code safe>{c.id}</code>
+        </dd>
+      </dl>
       <CampaignForm page={props.page} action={editPath(c.id)} values={props.values} errors={props.errors} submit="Save campaign" />
       <h2>Archive</h2>
       <form method="post" action={`${editPath(c.id)}/archive`}>

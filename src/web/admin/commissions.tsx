@@ -1,26 +1,28 @@
-// Admin commissions: filter by status, partner and campaign; approve, reverse with a reason, and
-// approve many at once. The state machine lives in modules/commissions/lifecycle.ts.
+// Admin commissions: filter by status, partner and campaign; approve, reverse with a reason (on its
+// own confirm page), and approve many at once. Row actions sit in each row's "⋯" menu. The state
+// machine lives in modules/commissions/lifecycle.ts.
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { approveCommission, canTransition, reverseCommission } from '../../modules/commissions/lifecycle';
 import { ReverseBody } from '../../modules/commissions/lifecycle-routes';
-import { COMMISSION_STATUSES, listCommissions, type Commission, type CommissionStatus } from '../../modules/commissions/service';
+import { COMMISSION_STATUSES, getCommission, listCommissions, type Commission, type CommissionStatus } from '../../modules/commissions/service';
 import { findPartnerByEmail, partnerNames } from '../../modules/partners/service';
 import { CsrfInput, Field, formList, schemaErrors, SelectField, type FormErrors } from '../forms';
 import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
-import { adminActor, AdminLayout, campaignNames, type AdminKit } from './kit';
+import { adminActor, AdminLayout, campaignNames, NotFoundPage, type AdminKit } from './kit';
 import { CommissionsTable } from './tables';
+import { Badge, commissionBadge, formatMoney } from '../ui';
 
 const LIST = '/admin/commissions';
 const MAX_BULK = 100;
 
 type Filter = { status?: CommissionStatus; partnerId?: string; partner?: string; campaignId?: string; cursor?: string };
 /** The outcome of an action, shown above the list. */
-type Outcome = { ok?: string; error?: string; rowErrors?: Record<string, string>; reasons?: Record<string, string> };
+type Outcome = { ok?: string; error?: string };
 
 const FilterQuery = t.Object({
   status: t.Optional(t.String({ maxLength: 20 })),
@@ -78,6 +80,18 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
     ) as string;
   }
 
+  /** The reverse confirm page of one commission; null when no commission has this id. */
+  async function reverseView(page: AdminPage, id: string, filter: Filter, input: { reason?: string; error?: string }) {
+    const commission = await getCommission(ctx.sql, id).catch((error) => {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    });
+    if (!commission) return null;
+    const names = await partnerNames(ctx.sql, [commission.partnerId]);
+    const partner = names.get(commission.partnerId) ?? commission.partnerId;
+    return (<ReversePage page={page} commission={commission} partner={partner} filter={filter} reason={input.reason} error={input.error} />) as string;
+  }
+
   const back = (filter: Filter, extra = '') => {
     const q = [filterQuery(filter), extra].filter(Boolean).join('&');
     return `${LIST}${q ? `?${q}` : ''}`;
@@ -121,6 +135,15 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
         }),
       { query: FilterQuery },
     )
+    .get(
+      `${LIST}/:id/reverse`,
+      ({ request, params, query }) =>
+        kit.page(request, async (page) => {
+          const view = await reverseView(page, params.id, readFilter(query), {});
+          return view ? render(view) : render(<NotFoundPage page={page} what="commission" back={LIST} />, { status: 404 });
+        }),
+      { params: t.Object({ id: t.String({ maxLength: 64 }) }), query: FilterQuery },
+    )
     .post(
       `${LIST}/:id/reverse`,
       ({ request, body, params, query }) =>
@@ -128,14 +151,16 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
           const filter = readFilter(query);
           const reason = (form.reason ?? '').trim();
           const problems = schemaErrors(ReverseBody, { reason });
-          const rowError = (text: string, status: number) =>
-            listView(page, filter, { rowErrors: { [params.id]: text }, reasons: { [params.id]: form.reason ?? '' } }).then((html) => render(html, { status }));
-          if (problems.reason) return rowError(problems.reason === 'required' ? 'say why (refund, chargeback, fraud...)' : problems.reason, 400);
+          const again = async (text: string, status: number) => {
+            const view = await reverseView(page, params.id, filter, { reason: form.reason ?? '', error: text });
+            return view ? render(view, { status }) : render(<NotFoundPage page={page} what="commission" back={LIST} />, { status: 404 });
+          };
+          if (problems.reason) return again(problems.reason === 'required' ? 'say why (refund, chargeback, fraud...)' : problems.reason, 400);
           try {
             await reverseCommission(ctx.sql, { id: params.id, actor: adminActor(page), reason });
           } catch (error) {
             if (!(error instanceof AppError) || error.status >= 500) throw error;
-            return rowError(error.message, error.status);
+            return again(error.message, error.status);
           }
           return seeOther(back(filter, 'done=reversed'));
         }),
@@ -150,7 +175,7 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
             await approveCommission(ctx.sql, { id: params.id, actor: adminActor(page) });
           } catch (error) {
             if (!(error instanceof AppError) || error.status >= 500) throw error;
-            return render(await listView(page, filter, { rowErrors: { [params.id]: error.message } }), { status: error.status });
+            return render(await listView(page, filter, { error: `Could not approve the commission: ${error.message}` }), { status: error.status });
           }
           return seeOther(back(filter, 'approved=1'));
         }),
@@ -206,63 +231,91 @@ function CommissionsPage(props: {
         <p class="empty">No commission matches.</p>
       ) : (
         <>
-          <form method="post" action={action(`${LIST}/approve`)} id="bulk">
+          <form method="post" action={action(`${LIST}/approve`)} id="bulk" class="bulk">
             <CsrfInput token={csrf} />
             {approvable && <button type="submit">Approve selected</button>}
           </form>
           <CommissionsTable
             commissions={props.commissions}
             names={{ partners: props.partners, campaigns: props.campaigns }}
+            caption="Commissions, newest first"
             select={(c) =>
               canTransition('approve', c.status) ? (
                 <label class="check">
                   <input type="checkbox" name="ids" value={c.id} form="bulk" />
-                  <span class="skip">Select</span>
+                  <span class="vh">Select</span>
                 </label>
               ) : (
                 ''
               )
             }
-            actions={(c) => (
-              <div class="actions">
-                {canTransition('approve', c.status) && (
-                  <form method="post" action={action(`${LIST}/${encodeURIComponent(c.id)}/approve`)}>
-                    <CsrfInput token={csrf} />
-                    <button type="submit" class="secondary">
-                      Approve
-                    </button>
-                  </form>
-                )}
-                {canTransition('reverse', c.status) && (
-                  <form method="post" action={action(`${LIST}/${encodeURIComponent(c.id)}/reverse`)} novalidate>
-                    <CsrfInput token={csrf} />
-                    <label class="skip" for={`reason-${c.id}`}>
-                      Reason for reversing
-                    </label>
-                    <input
-                      id={`reason-${c.id}`}
-                      name="reason"
-                      placeholder="Reason"
-                      value={props.outcome.reasons?.[c.id]}
-                      aria-invalid={props.outcome.rowErrors?.[c.id] ? 'true' : undefined}
-                      aria-describedby={props.outcome.rowErrors?.[c.id] ? `reason-${c.id}-error` : undefined}
-                    />
-                    <button type="submit" class="secondary">
-                      Reverse
-                    </button>
-                  </form>
-                )}
-                {!!props.outcome.rowErrors?.[c.id] && (
-                  <p class="error" id={`reason-${c.id}-error`} safe>
-                    {props.outcome.rowErrors[c.id]}
-                  </p>
-                )}
-              </div>
-            )}
+            actions={(c) => {
+              const approve = canTransition('approve', c.status);
+              const reverse = canTransition('reverse', c.status);
+              if (!approve && !reverse) return null;
+              const amount = formatMoney(c.amount, c.currency);
+              return {
+                title: `${amount} for ${props.partners.get(c.partnerId) ?? c.partnerId}`,
+                items: (
+                  <>
+                    {approve && (
+                      <form method="post" action={action(`${LIST}/${encodeURIComponent(c.id)}/approve`)}>
+                        <CsrfInput token={csrf} />
+                        <button type="submit">Approve</button>
+                      </form>
+                    )}
+                    {reverse && <a href={action(`${LIST}/${encodeURIComponent(c.id)}/reverse`)}>Reverse…</a>}
+                  </>
+                ),
+              };
+            }}
           />
         </>
       )}
       <OlderLink path={LIST} query={Object.fromEntries(new URLSearchParams(q))} cursor={props.nextCursor} label="Older commissions" />
+    </AdminLayout>
+  );
+}
+
+/** The confirmation of a reversal: no undo, so it says what happens and asks why. */
+function ReversePage(props: { page: AdminPage; commission: Commission; partner: string; filter: Filter; reason?: string; error?: string }) {
+  const c = props.commission;
+  const q = filterQuery(props.filter);
+  const amount = formatMoney(c.amount, c.currency);
+  const listHref = `${LIST}${q ? `?${q}` : ''}`;
+  return (
+    <AdminLayout page={props.page} title="Reverse commission" current={LIST}>
+      <p class="back">
+        <a href={listHref}>Commissions</a>
+      </p>
+      <div class="form-width">
+        <h1 safe>{`Reverse ${amount} for ${props.partner}`}</h1>
+        <dl class="facts">
+          <dt>Status</dt>
+          <dd>
+            <Badge {...commissionBadge(c)} />
+          </dd>
+          <dt>Event</dt>
+          <dd safe>{c.eventType}</dd>
+          <dt>Date</dt>
+          <dd safe>{c.createdAt.slice(0, 10)}</dd>
+        </dl>
+        <p>
+          The partner is not paid this commission, and sees the reason. A reversal cannot be undone.
+        </p>
+        <form method="post" action={`${LIST}/${encodeURIComponent(c.id)}/reverse${q ? `?${q}` : ''}`} novalidate>
+          <CsrfInput token={props.page.csrf} />
+          <Field name="reason" label="Reason" hint="Refund, chargeback, fraud…" value={props.reason} error={props.error} required />
+          <div class="actions">
+            <a class="button secondary" href={listHref}>
+              Cancel
+            </a>
+            <button type="submit" class="danger" safe>
+              {`Reverse ${amount}`}
+            </button>
+          </div>
+        </form>
+      </div>
     </AdminLayout>
   );
 }

@@ -15,6 +15,7 @@ import {
 } from '../../modules/reports/service';
 import { LineChart } from '../chart';
 import { CommissionTotals } from '../totals';
+import { drawnToMinor, formatMoney } from '../ui';
 import { render } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, type AdminKit } from './kit';
@@ -93,9 +94,10 @@ function OverviewPage(props: {
               title={`Attributed revenue and commission amounts per day in ${props.currency}`}
               days={props.money.map((d) => d.day)}
               series={[
-                { label: `Revenue (${props.currency})`, className: 's1', values: props.money.map((d) => d.revenue) },
-                { label: `Commissions (${props.currency})`, className: 's3', values: props.money.map((d) => d.commissions) },
+                { label: 'Revenue', className: 's1', values: props.money.map((d) => d.revenue) },
+                { label: 'Commissions', className: 's3', values: props.money.map((d) => d.commissions) },
               ]}
+              format={(v) => formatMoney(drawnToMinor(v, props.currency!), props.currency!)}
             />
           </div>
         </>

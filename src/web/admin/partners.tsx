@@ -23,6 +23,7 @@ import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, campaignNames, day, Done, NotFoundPage, type AdminKit } from './kit';
 import { CommissionsTable, LinksTable, PayoutsTable } from './tables';
+import { Badge, partnerBadge, Trunc } from '../ui';
 
 const LIST = '/admin/partners';
 const DONE = {
@@ -195,29 +196,30 @@ function PartnersPage(props: {
       ) : (
         <div class="table-wrap">
           <table id="partners" class="stack">
+            <caption class="vh">{props.q ? 'Partners matching the search' : 'Partners, newest first'}</caption>
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Status</th>
-                <th>Created</th>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
               </tr>
             </thead>
             <tbody>
               {props.partners.map((p) => (
                 <tr data-id={p.id}>
-                  <td>
-                    <a href={detailPath(p.id)} safe>
-                      {p.name}
-                    </a>
+                  <td class="lead">
+                    <Trunc text={p.name} href={detailPath(p.id)} />
                   </td>
-                  <td safe>{p.email}</td>
-                  <td>
-                    <span class={`status ${p.status}`}>
-                      {p.status}
-                    </span>
+                  <td data-label="Email" class="fill">
+                    <Trunc text={p.email} wide />
                   </td>
-                  <td safe>{day(p.createdAt)}</td>
+                  <td class="badge-cell" data-label="Status">
+                    <Badge {...partnerBadge(p)} />
+                  </td>
+                  <td data-label="Created" safe>
+                    {day(p.createdAt)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -274,7 +276,7 @@ function PartnerDetailPage(props: {
   const names = { campaigns: props.campaigns, partners: new Map([[p.id, p.name]]) };
   return (
     <AdminLayout page={props.page} title={p.name} current={LIST}>
-      <p>
+      <p class="back">
         <a href={LIST}>All partners</a>
       </p>
       <h1 safe>{p.name}</h1>
@@ -284,9 +286,7 @@ function PartnerDetailPage(props: {
         <dd safe>{p.email}</dd>
         <dt>Status</dt>
         <dd>
-          <span class={`status ${p.status}`} id="partner-status">
-            {p.status}
-          </span>
+          <Badge {...partnerBadge(p)} id="partner-status" />
         </dd>
         {!!p.revokeReason && (
           <>
@@ -338,7 +338,7 @@ function PartnerDetailPage(props: {
         </form>
       )}
       <h2>Links</h2>
-      {props.links.length === 0 ? <p class="empty">No links yet.</p> : <LinksTable links={props.links} names={names} />}
+      {props.links.length === 0 ? <p class="empty">No links yet.</p> : <LinksTable links={props.links} names={names} caption={`Links of ${p.name}`} />}
       <h2>Commissions</h2>
       <p>
         <a href={`/admin/commissions?partnerId=${id}`}>Approve or reverse this partner's commissions</a>
@@ -346,10 +346,10 @@ function PartnerDetailPage(props: {
       {props.commissions.length === 0 ? (
         <p class="empty">No commissions yet.</p>
       ) : (
-        <CommissionsTable commissions={props.commissions} names={names} />
+        <CommissionsTable commissions={props.commissions} names={names} onePartner caption={`Commissions of ${p.name}, newest first`} />
       )}
       <h2>Payouts</h2>
-      {props.payouts.length === 0 ? <p class="empty">No payouts yet.</p> : <PayoutsTable payouts={props.payouts} names={names} />}
+      {props.payouts.length === 0 ? <p class="empty">No payouts yet.</p> : <PayoutsTable payouts={props.payouts} names={names} onePartner caption={`Payouts to ${p.name}, newest first`} />}
     </AdminLayout>
   );
 }

@@ -1,4 +1,5 @@
-// Admin payouts: run now, list by status, mark a pending payout paid, and the CSV export (the API's
+// Admin payouts: run now, list by status, mark a pending payout paid (its own confirm page, from the
+// row's "⋯" menu), and the CSV export (the API's
 // own /v1/payouts.csv, which the admin session cookie opens). Rules: modules/payouts/service.ts and,
 // for the run, workflows/run-payouts.ts.
 import { Elysia, t } from 'elysia';
@@ -7,18 +8,19 @@ import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { partnerNames } from '../../modules/partners/service';
 import { payoutProvider } from '../../modules/payouts/provider';
-import { listPayouts, markPayoutPaid, PAYOUT_STATUSES, type PayoutStatus, type PayoutView } from '../../modules/payouts/service';
+import { findPayoutRow, listPayouts, markPayoutPaid, PAYOUT_STATUSES, payoutView, type PayoutStatus, type PayoutView } from '../../modules/payouts/service';
 import { runPayouts } from '../../workflows/run-payouts';
-import { CsrfInput, SelectField } from '../forms';
+import { CsrfInput, Field, SelectField } from '../forms';
 import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
-import { adminActor, AdminLayout, type AdminKit } from './kit';
+import { adminActor, AdminLayout, NotFoundPage, type AdminKit } from './kit';
+import { Badge, formatMoney, payoutBadge } from '../ui';
 import { PayoutsTable } from './tables';
 
 const LIST = '/admin/payouts';
 
-type Outcome = { ok?: string; error?: string; rowErrors?: Record<string, string>; references?: Record<string, string> };
+type Outcome = { ok?: string; error?: string };
 
 const ListQuery = t.Object({
   status: t.Optional(t.String({ maxLength: 20 })),
@@ -59,24 +61,76 @@ export function payoutRoutes(ctx: AppContext, kit: AdminKit) {
         return seeOther(`${LIST}?created=${created.length}`);
       }),
     )
+    .get(
+      `${LIST}/:id/mark-paid`,
+      ({ request, params }) => kit.page(request, async (page) => markPaidView(page, params.id, {}, 200)),
+      { params: t.Object({ id: t.String({ maxLength: 64 }) }) },
+    )
     .post(
       `${LIST}/:id/mark-paid`,
       ({ request, body, params }) =>
         kit.form(request, body, LIST, async (page, form) => {
           const reference = (form.reference ?? '').trim();
-          const rowError = async (text: string, status: number) =>
-            render(await listView(page, {}, { rowErrors: { [params.id]: text }, references: { [params.id]: form.reference ?? '' } }), { status });
-          if (reference.length > 255) return rowError('at most 255 characters', 400);
+          const again = (text: string, status: number) => markPaidView(page, params.id, { reference: form.reference ?? '', error: text }, status);
+          if (reference.length > 255) return again('at most 255 characters', 400);
           try {
             await markPayoutPaid(ctx.sql, { id: params.id, actor: adminActor(page), reference: reference || undefined });
           } catch (error) {
             if (!(error instanceof AppError) || error.status >= 500) throw error;
-            return rowError(error.message, error.status);
+            return again(error.message, error.status);
           }
           return seeOther(`${LIST}?done=paid`);
         }),
       { params: t.Object({ id: t.String({ maxLength: 64 }) }) },
     );
+
+  /** The mark-paid confirm page of one payout, or the 404 page. */
+  async function markPaidView(page: AdminPage, id: string, input: { reference?: string; error?: string }, status: number) {
+    const row = await findPayoutRow(ctx.sql, id);
+    if (!row) return render(<NotFoundPage page={page} what="payout" back={LIST} />, { status: 404 });
+    const payout = payoutView(row);
+    const partner = (await partnerNames(ctx.sql, [payout.partnerId])).get(payout.partnerId) ?? payout.partnerId;
+    return render(<MarkPaidPage page={page} payout={payout} partner={partner} reference={input.reference} error={input.error} />, { status });
+  }
+}
+
+/** The confirmation of a payment made outside Partnerd (bank transfer): money, so its own page. */
+function MarkPaidPage(props: { page: AdminPage; payout: PayoutView; partner: string; reference?: string; error?: string }) {
+  const p = props.payout;
+  const amount = formatMoney(p.amount, p.currency);
+  return (
+    <AdminLayout page={props.page} title="Mark payout paid" current={LIST}>
+      <p class="back">
+        <a href={LIST}>Payouts</a>
+      </p>
+      <div class="form-width">
+        <h1 safe>{`Mark ${amount} paid to ${props.partner}`}</h1>
+        <dl class="facts">
+          <dt>Status</dt>
+          <dd>
+            <Badge {...payoutBadge(p)} />
+          </dd>
+          <dt>Commissions</dt>
+          <dd>{p.commissionCount}</dd>
+          <dt>Created</dt>
+          <dd safe>{p.createdAt.slice(0, 10)}</dd>
+        </dl>
+        <p>Use this once the money has reached the partner. Its commissions become paid; this cannot be undone.</p>
+        <form method="post" action={`${LIST}/${encodeURIComponent(p.id)}/mark-paid`} novalidate>
+          <CsrfInput token={props.page.csrf} />
+          <Field name="reference" label="Payment reference (optional)" hint="The bank transfer's reference, for your records" value={props.reference} error={props.error} />
+          <div class="actions">
+            <a class="button secondary" href={LIST}>
+              Cancel
+            </a>
+            <button type="submit" safe>
+              {`Mark ${amount} paid`}
+            </button>
+          </div>
+        </form>
+      </div>
+    </AdminLayout>
+  );
 }
 
 function PayoutsPage(props: {
@@ -120,35 +174,14 @@ function PayoutsPage(props: {
         <PayoutsTable
           payouts={props.payouts}
           names={{ partners: props.partners }}
+          caption="Payouts, newest first"
           actions={(p) =>
-            p.status === 'pending' ? (
-              <div class="actions">
-                <form method="post" action={`${LIST}/${encodeURIComponent(p.id)}/mark-paid`} novalidate>
-                  <CsrfInput token={props.page.csrf} />
-                  <label class="skip" for={`ref-${p.id}`}>
-                    Payment reference (optional)
-                  </label>
-                  <input
-                    id={`ref-${p.id}`}
-                    name="reference"
-                    placeholder="Reference (optional)"
-                    value={props.outcome.references?.[p.id]}
-                    aria-invalid={props.outcome.rowErrors?.[p.id] ? 'true' : undefined}
-                    aria-describedby={props.outcome.rowErrors?.[p.id] ? `ref-${p.id}-error` : undefined}
-                  />
-                  <button type="submit" class="secondary">
-                    Mark paid
-                  </button>
-                </form>
-                {!!props.outcome.rowErrors?.[p.id] && (
-                  <p class="error" id={`ref-${p.id}-error`} safe>
-                    {props.outcome.rowErrors[p.id]}
-                  </p>
-                )}
-              </div>
-            ) : (
-              <span safe>{p.providerReference ?? ''}</span>
-            )
+            p.status === 'pending'
+              ? {
+                  title: `${formatMoney(p.amount, p.currency)} to ${props.partners.get(p.partnerId) ?? p.partnerId}`,
+                  items: <a href={`${LIST}/${encodeURIComponent(p.id)}/mark-paid`}>Mark paid…</a>,
+                }
+              : null
           }
         />
       )}

@@ -21,6 +21,7 @@ import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
+import { Badge, MenuButton, menuId, RowMenu, Trunc, type Tone } from '../ui';
 
 const LIST = '/admin/webhooks';
 const DONE = { tested: 'Test sent: its attempt is at the top of the log.', retried: 'Sent again: the new attempt is at the top of the log.', paused: 'Endpoint paused: it receives nothing until resumed.', resumed: 'Endpoint resumed.' };
@@ -119,6 +120,20 @@ export function webhookRoutes(ctx: AppContext, kit: AdminKit) {
     );
 }
 
+const eventsText = (ep: Endpoint) => (ep.events.includes(WILDCARD) ? 'all events' : ep.events.join(', '));
+
+function endpointBadge(ep: Endpoint): { tone: Tone; label: string; title: string } {
+  return ep.active
+    ? { tone: 'green', label: 'Active', title: 'Active: receives its events as they happen' }
+    : { tone: 'grey', label: 'Paused', title: 'Paused: receives nothing until resumed' };
+}
+
+function deliveryBadge(d: Delivery): { tone: Tone; label: string; title: string } {
+  if (d.status === 'succeeded') return { tone: 'green', label: 'Succeeded', title: 'Succeeded: the receiver answered 2xx' };
+  if (d.status === 'failed') return { tone: 'red', label: 'Failed', title: 'Failed: retried automatically with backoff, or retry it from its menu' };
+  return { tone: 'amber', label: 'Pending', title: 'Pending: being sent' };
+}
+
 function WebhooksPage(props: { page: AdminPage; endpoints: Endpoint[]; values?: Values; errors?: FormErrors; created?: { endpoint: Endpoint; secret: string } }) {
   const v = props.values ?? { url: '', label: '', events: [] };
   const e = props.errors ?? {};
@@ -131,7 +146,7 @@ function WebhooksPage(props: { page: AdminPage; endpoints: Endpoint[]; values?: 
             Endpoint created. Its signing secret is shown <strong>only now</strong>: store it where your receiver verifies signatures.
           </p>
           <div class="copy">
-            <label class="skip" for="secret">
+            <label class="vh" for="secret">
               Signing secret
             </label>
             <input id="secret" class="secret" value={props.created.secret} readonly />
@@ -149,25 +164,30 @@ function WebhooksPage(props: { page: AdminPage; endpoints: Endpoint[]; values?: 
       ) : (
         <div class="table-wrap">
           <table id="endpoints" class="stack">
+            <caption class="vh">Webhook endpoints</caption>
             <thead>
               <tr>
-                <th>URL</th>
-                <th>Label</th>
-                <th>Events</th>
-                <th>Status</th>
+                <th scope="col">URL</th>
+                <th scope="col">Label</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
               </tr>
             </thead>
             <tbody>
               {props.endpoints.map((ep) => (
                 <tr data-id={ep.id}>
-                  <td>
-                    <a href={detailPath(ep.id)} safe>
-                      {ep.url}
-                    </a>
+                  <td class="lead fill">
+                    <Trunc text={ep.url} href={detailPath(ep.id)} wide />
                   </td>
-                  <td safe>{ep.label ?? ''}</td>
-                  <td safe>{ep.events.includes(WILDCARD) ? 'all events' : ep.events.join(', ')}</td>
-                  <td>{ep.active ? <span class="status active">active</span> : <span class="status revoked">paused</span>}</td>
+                  <td data-label="Label">
+                    <Trunc text={ep.label ?? ''} />
+                  </td>
+                  <td data-label="Events">
+                    <Trunc text={eventsText(ep)} />
+                  </td>
+                  <td class="badge-cell" data-label="Status">
+                    <Badge {...endpointBadge(ep)} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -209,7 +229,7 @@ function EndpointPage(props: { page: AdminPage; endpoint: Endpoint; deliveries: 
   const base = detailPath(ep.id);
   return (
     <AdminLayout page={props.page} title="Webhook endpoint" current={LIST}>
-      <p>
+      <p class="back">
         <a href={LIST}>All endpoints</a>
       </p>
       <h1 safe>{ep.label || ep.url}</h1>
@@ -219,9 +239,11 @@ function EndpointPage(props: { page: AdminPage; endpoint: Endpoint; deliveries: 
         <dt>URL</dt>
         <dd safe>{ep.url}</dd>
         <dt>Events</dt>
-        <dd safe>{ep.events.includes(WILDCARD) ? 'all events' : ep.events.join(', ')}</dd>
+        <dd safe>{eventsText(ep)}</dd>
         <dt>Status</dt>
-        <dd>{ep.active ? <span class="status active" id="endpoint-status">active</span> : <span class="status revoked" id="endpoint-status">paused</span>}</dd>
+        <dd>
+          <Badge {...endpointBadge(ep)} id="endpoint-status" />
+        </dd>
         <dt>Created</dt>
         <dd safe>{day(ep.createdAt)}</dd>
       </dl>
@@ -242,57 +264,74 @@ function EndpointPage(props: { page: AdminPage; endpoint: Endpoint; deliveries: 
       {props.deliveries.length === 0 ? (
         <p class="empty">Nothing delivered yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table id="deliveries" class="stack">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Event</th>
-                <th>Status</th>
-                <th class="num">Attempt</th>
-                <th>Response</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.deliveries.map((d) => (
-                <tr data-id={d.id}>
-                  <td safe>{d.createdAt.slice(0, 19).replace('T', ' ')}</td>
-                  <td safe>{d.event}</td>
-                  <td>
-                    <span class={`status ${d.status === 'succeeded' ? 'paid' : d.status}`}>
-                      {d.status}
-                    </span>
-                    {!!d.error && <small safe>{` (${d.error})`}</small>}
-                  </td>
-                  <td class="num">{d.attempt}</td>
-                  <td>
-                    {d.responseStatus !== null && <span class="http-status">{d.responseStatus}</span>}
-                    {d.durationMs !== null && <small safe>{` ${d.durationMs} ms`}</small>}
-                    {!!d.responseBody && (
-                      <details>
-                        <summary>Body</summary>
-                        <pre class="response" safe>
-                          {d.responseBody}
-                        </pre>
-                      </details>
-                    )}
-                  </td>
-                  <td>
-                    {d.status !== 'pending' && (
-                      <form method="post" action={`${base}/deliveries/${encodeURIComponent(d.id)}/retry`}>
-                        <CsrfInput token={props.page.csrf} />
-                        <button type="submit" class="secondary">
-                          Retry
-                        </button>
-                      </form>
-                    )}
-                  </td>
+        <>
+          <div class="table-wrap">
+            <table id="deliveries" class="stack">
+              <caption class="vh">Delivery attempts, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">
+                    Attempt
+                  </th>
+                  <th scope="col">Response</th>
+                  <th scope="col" class="act">
+                    <span class="vh">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {props.deliveries.map((d) => (
+                  <tr data-id={d.id}>
+                    <td class="lead">
+                      <Trunc text={d.event} />
+                    </td>
+                    <td data-label="When" safe>
+                      {d.createdAt.slice(0, 19).replace('T', ' ')}
+                    </td>
+                    <td class="badge-cell" data-label="Status">
+                      <Badge {...deliveryBadge(d)} />
+                      {!!d.error && <span class="note trunc" title={d.error}>{d.error}</span>}
+                    </td>
+                    <td class="num" data-label="Attempt">
+                      {d.attempt}
+                    </td>
+                    <td data-label="Response">
+                      {d.responseStatus !== null && <span class="http-status">{d.responseStatus}</span>}
+                      {d.durationMs !== null && <span class="note" safe>{`${d.durationMs} ms`}</span>}
+                    </td>
+                    {d.status !== 'pending' || !!d.responseBody ? (
+                      <MenuButton menu={menuId('dl', d.id)} label={`Response and retry for attempt ${d.attempt} of ${d.event}`} />
+                    ) : (
+                      <td class="act"></td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {props.deliveries.map((d) =>
+            d.status !== 'pending' || !!d.responseBody ? (
+              <RowMenu id={menuId('dl', d.id)} title={`${d.event}, attempt ${d.attempt}`}>
+                {!!d.responseBody && (
+                  <pre class="response" safe>
+                    {d.responseBody}
+                  </pre>
+                )}
+                {d.status !== 'pending' && (
+                  <form method="post" action={`${base}/deliveries/${encodeURIComponent(d.id)}/retry`}>
+                    <CsrfInput token={props.page.csrf} />
+                    <button type="submit">Retry</button>
+                  </form>
+                )}
+              </RowMenu>
+            ) : (
+              ''
+            ),
+          )}
+        </>
       )}
       <OlderLink path={base} cursor={props.nextCursor} label="Older deliveries" />
     </AdminLayout>

@@ -9,6 +9,7 @@ import { CommissionTotals } from '../totals';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../forms';
 import { day, Layout, Notice, OlderLink, type NavItem } from '../layout';
 import type { PartnerPage } from '../session';
+import { attr, Badge, commissionBadge, MoneyCell, payoutBadge, Trunc } from '../ui';
 
 const NAV: NavItem[] = [
   { href: '/portal', label: 'Dashboard' },
@@ -60,11 +61,25 @@ export function SignInPage(props: { csrf: string; email?: string; errors?: FormE
 }
 
 export function SignUpPage(props: { csrf: string; values?: { email?: string; name?: string }; errors?: FormErrors; sent?: string }) {
+  if (props.sent) {
+    // done: the form is not shown again, the next step is in the inbox
+    return (
+      <Layout title="Check your inbox">
+        <div class="done-state">
+          <h1>Check your inbox</h1>
+          <Notice kind="ok" text={props.sent} />
+          <p>The link works once and for 15 minutes. Nothing arrived? Look in the spam folder, or ask for a new link on the sign-in page.</p>
+          <p>
+            <a href="/portal/sign-in">Go to sign-in</a>
+          </p>
+        </div>
+      </Layout>
+    );
+  }
   return (
     <Layout title="Become a partner">
       <div class="narrow">
         <h1>Become a partner</h1>
-        {!!props.sent && <Notice kind="ok" text={props.sent} />}
         {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
         <form method="post" action="/portal/sign-up" novalidate>
           <CsrfInput token={props.csrf} />
@@ -183,7 +198,7 @@ export function DashboardPage(props: {
         ]}
       />
       <h2>Commission totals</h2>
-      <CommissionTotals totals={props.totals} empty="No commissions yet. Share your links to earn some." />
+      <CommissionTotals totals={props.totals} empty="No commissions yet. Share your links to earn some." caption="Your commission totals per status and currency, all time" />
     </PortalLayout>
   );
 }
@@ -233,19 +248,20 @@ export function LinksPage(props: {
       ) : (
         <div class="table-wrap">
           <table id="links" class="stack">
+            <caption class="vh">Your links, newest first</caption>
             <thead>
               <tr>
-                <th>Link</th>
-                <th>Campaign</th>
-                <th>Created</th>
+                <th scope="col">Link</th>
+                <th scope="col">Campaign</th>
+                <th scope="col">Created</th>
               </tr>
             </thead>
             <tbody>
               {props.links.map((l) => (
                 <tr data-slug={l.slug}>
-                  <td>
+                  <td class="lead fill">
                     <div class="copy">
-                      <label class="skip" for={`url-${l.id}`}>
+                      <label class="vh" for={`url-${l.id}`}>
                         Link address
                       </label>
                       <input id={`url-${l.id}`} value={l.url} readonly />
@@ -254,8 +270,12 @@ export function LinksPage(props: {
                       </button>
                     </div>
                   </td>
-                  <td safe>{names.get(l.campaignId) ?? l.campaignId}</td>
-                  <td safe>{day(l.createdAt)}</td>
+                  <td data-label="Campaign">
+                    <Trunc text={names.get(l.campaignId) ?? l.campaignId} />
+                  </td>
+                  <td data-label="Created" safe>
+                    {day(l.createdAt)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -275,35 +295,36 @@ export function CommissionsPage(props: { page: PartnerPage; commissions: Commiss
         <p class="empty">No commissions yet.</p>
       ) : (
         <div class="table-wrap">
-          <table id="commissions">
+          <table id="commissions" class="stack">
+            <caption class="vh">Your commissions, newest first</caption>
             <thead>
               <tr>
-                <th>Date</th>
-                <th>Event</th>
-                <th class="num">Amount</th>
-                <th>Status</th>
-                <th>Paid</th>
+                <th scope="col">Event</th>
+                <th scope="col">Date</th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Paid</th>
               </tr>
             </thead>
             <tbody>
               {props.commissions.map((c) => (
                 <tr data-id={c.id}>
-                  <td safe>{day(c.createdAt)}</td>
-                  <td safe>{c.eventType}</td>
-                  <td class="num" safe>
-                    {`${c.amount} ${c.currency}`}
+                  <td class="lead">
+                    <Trunc text={c.eventType} />
                   </td>
-                  <td>
-                    <span class={`status ${c.status}`}>
-                      {c.status}
-                    </span>
-                    {!!c.reason && (
-                      <small safe>
-                        {` (${c.reason})`}
-                      </small>
-                    )}
+                  <td data-label="Date" safe>
+                    {day(c.createdAt)}
                   </td>
-                  <td safe>{day(c.paidAt)}</td>
+                  <MoneyCell amount={c.amount} currency={c.currency} />
+                  <td class="badge-cell" data-label="Status">
+                    <Badge {...commissionBadge(c)} />
+                    {!!c.reason && <span class="note trunc" title={attr(c.reason)} safe>{c.reason}</span>}
+                  </td>
+                  <td data-label="Paid" safe>
+                    {day(c.paidAt)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -323,30 +344,37 @@ export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; n
         <p class="empty">No payouts yet. Approved commissions are paid out on the next payout run.</p>
       ) : (
         <div class="table-wrap">
-          <table id="payouts">
+          <table id="payouts" class="stack">
+            <caption class="vh">Your payouts, newest first</caption>
             <thead>
               <tr>
-                <th>Date</th>
-                <th class="num">Amount</th>
-                <th class="num">Commissions</th>
-                <th>Status</th>
-                <th>Paid</th>
+                <th scope="col">Date</th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col" class="num">
+                  Commissions
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Paid</th>
               </tr>
             </thead>
             <tbody>
               {props.payouts.map((p) => (
                 <tr data-id={p.id}>
-                  <td safe>{day(p.createdAt)}</td>
-                  <td class="num" safe>
-                    {`${p.amount} ${p.currency}`}
+                  <td class="lead" safe>
+                    {day(p.createdAt)}
                   </td>
-                  <td class="num">{p.commissionCount}</td>
-                  <td>
-                    <span class={`status ${p.status}`}>
-                      {p.status}
-                    </span>
+                  <MoneyCell amount={p.amount} currency={p.currency} />
+                  <td class="num" data-label="Commissions">
+                    {p.commissionCount}
                   </td>
-                  <td safe>{day(p.paidAt)}</td>
+                  <td class="badge-cell" data-label="Status">
+                    <Badge {...payoutBadge(p)} />
+                  </td>
+                  <td data-label="Paid" safe>
+                    {day(p.paidAt)}
+                  </td>
                 </tr>
               ))}
             </tbody>
