@@ -1,4 +1,5 @@
 // Campaign rules and SQL: create, read, list, update, archive.
+import type { JSONValue } from 'postgres';
 import type { Sql, Tx } from '../../db';
 import { EXPONENTS, isKnownCurrency } from '../../lib/money';
 import { AppError, notFound, type FieldProblem } from '../../lib/errors';
@@ -95,7 +96,7 @@ export async function createCampaign(sql: Sql, input: CreateCampaignInput): Prom
   const [row] = await sql<CampaignRow[]>`
     insert into campaigns (id, name, destination_url, currency, holdback_days, rules)
     values (${newId('campaign')}, ${input.name.trim()}, ${input.destinationUrl}, ${input.currency},
-            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as never)})
+            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as JSONValue)})
     returning ${COLUMNS(sql)}`;
   return toCampaign(row!);
 }
@@ -155,7 +156,7 @@ export async function updateCampaign(sql: Sql, id: string, input: UpdateCampaign
         destination_url = ${input.destinationUrl ?? current.destinationUrl},
         currency = ${input.currency ?? current.currency},
         holdback_days = ${input.holdbackDays === undefined ? current.holdbackDays : input.holdbackDays},
-        rules = ${tx.json((input.rules ?? current.rules) as never)},
+        rules = ${tx.json((input.rules ?? current.rules) as JSONValue)},
         archived_at = ${archivedAt},
         updated_at = now()
       where id = ${id}

@@ -1,5 +1,6 @@
 // The transactional outbox: modules call enqueueEvent inside their own transaction, so an envelope
 // (and its delivery rows) exists exactly when the change that caused it commits.
+import type { JSONValue } from 'postgres';
 import type { Tx } from '../../db';
 import { newId } from '../../lib/ids';
 import type { EventPayloads, EventType } from './events';
@@ -16,7 +17,7 @@ export async function enqueueEvent<E extends EventType>(sql: Tx, type: E, data: 
   const id = newId('event');
   const [row] = await sql<{ created_at: Date }[]>`
     insert into webhook_events (id, type, data)
-    values (${id}, ${type}, ${sql.json(data as never)})
+    values (${id}, ${type}, ${sql.json(data as JSONValue)})
     returning created_at`;
   const endpoints = await sql<{ id: string }[]>`
     select id from webhook_endpoints

@@ -1,5 +1,6 @@
 // Webhook endpoints (registration, changes, soft and hard delete), the delivery log, and the
 // synchronous sends (test calls and manual retries) that answer the delivery record inline.
+import type { JSONValue } from 'postgres';
 import type { AppContext } from '../../context';
 import type { Sql, Tx } from '../../db';
 import { conflict, invalidField, notFound } from '../../lib/errors';
@@ -276,7 +277,7 @@ export async function testSend(ctx: AppContext, endpointId: string, event: strin
     const eventId = newId('event');
     await tx`
       insert into webhook_events (id, type, data, synthetic)
-      values (${eventId}, ${type}, ${tx.json(samplePayload(type) as never)}, true)`;
+      values (${eventId}, ${type}, ${tx.json(samplePayload(type) as JSONValue)}, true)`;
     const id = newId('event');
     await tx`
       insert into webhook_deliveries (id, endpoint_id, event_id, event, lease_until)
