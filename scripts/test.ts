@@ -19,7 +19,11 @@ if (plan.kind === 'install') {
   process.exit(1);
 }
 
-const child = Bun.spawn([process.execPath, 'test', ...process.argv.slice(2)], { stdio: ['inherit', 'inherit', 'inherit'] });
+// 30 s per test unless the caller says otherwise: Bun 1.4 ignores bunfig.toml's [test] timeout and
+// would stop every test at 5 s, which a loaded 2-core machine starting services can exceed
+const args = process.argv.slice(2);
+const timeout = args.some((a) => a.startsWith('--timeout')) ? [] : ['--timeout', '30000'];
+const child = Bun.spawn([process.execPath, 'test', ...timeout, ...args], { stdio: ['inherit', 'inherit', 'inherit'] });
 // Ctrl-C or a SIGTERM to this process reaches the test run, which stops its PostgreSQL cleanly
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 process.exit(await child.exited);
