@@ -5,7 +5,6 @@ import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
 import { Metadata } from '../../lib/metadata';
 import { CommissionSnapshot } from '../campaigns/rules';
 
-export { Email, Name };
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
 
 export const CreatePartnerBody = t.Object({

@@ -50,7 +50,9 @@ export function openApiDocument(app: AnyElysia): Document {
   for (const item of Object.values(generated.paths)) {
     for (const operation of Object.values(item)) {
       jsonOnlyBody(operation);
-      if (operation.responses) operation.responses = withoutDefaults(emptyAnswersWithoutContent(operation.responses));
+      if (operation.responses) // TypeBox's UnionEnum writes its first value as a `default`: meaningful in a request (the value
+      // taken when absent), misleading in an answer
+      operation.responses = withoutKeywords(emptyAnswersWithoutContent(operation.responses), ['default']);
       // routes without an auth rule are public (sign-in, health, the browser's identify preflight)
       operation.security ??= [];
     }
@@ -63,7 +65,9 @@ export function openApiDocument(app: AnyElysia): Document {
     components: { schemas: generated.components?.schemas ?? {}, securitySchemes: SECURITY_SCHEMES },
     webhooks: outboundEvents(),
   };
-  return withoutNullable(document);
+  // OpenAPI 3.1 is JSON Schema: null is a type (`type: ["string", "null"]`); the 3.0 keyword
+  // `nullable`, which TypeBox's Nullable still writes beside it, is not allowed
+  return withoutKeywords(document, ['nullable']);
 }
 
 /**
@@ -124,28 +128,16 @@ function outboundEvents() {
 }
 
 /**
- * OpenAPI 3.1 is JSON Schema: null is a type (`type: ["string", "null"]`), and the 3.0 keyword
- * `nullable`, which TypeBox's Nullable still writes beside it, is not allowed. Drops it everywhere.
+ * A copy of `node` without the schema keywords `drop` names. Keywords are plain values; a property
+ * that happens to be called `default` or `nullable` is a schema (an object) and stays.
  */
-function withoutNullable<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(withoutNullable) as T;
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) if (key !== 'nullable') out[key] = withoutNullable(value);
-  return out as T;
-}
-
-/**
- * TypeBox's UnionEnum writes its first value as a `default`, which means something in a request
- * (the value taken when absent) and nothing in an answer, where it would only mislead: dropped.
- */
-function withoutDefaults<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(withoutDefaults) as T;
+function withoutKeywords<T>(node: T, drop: string[]): T {
+  if (Array.isArray(node)) return node.map((item) => withoutKeywords(item, drop)) as T;
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'default' && typeof value !== 'object') continue;
-    out[key] = withoutDefaults(value);
+    if (drop.includes(key) && (value === null || typeof value !== 'object')) continue;
+    out[key] = withoutKeywords(value, drop);
   }
   return out as T;
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
 import { takeSignInRequest } from '../../modules/auth/limit';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
-import { Email } from '../../modules/partners/model';
+import { Email } from '../../lib/fields';
 import { requestMagicLink, SENT } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { CsrfInput, Field, formFields, schemaErrors, type FormErrors } from '../forms';

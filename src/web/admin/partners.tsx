@@ -7,7 +7,7 @@ import { paginate, readPage } from '../../lib/http';
 import { listCampaigns } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
 import { listLinks } from '../../modules/links/service';
-import { Email, Name } from '../../modules/partners/model';
+import { Email, Name } from '../../lib/fields';
 import {
   createPartner,
   findPartner,

@@ -12,7 +12,7 @@ import { listCampaigns } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
 import { invalidateLinkCache } from '../../modules/links/runtime';
 import { createLink, listLinks } from '../../modules/links/service';
-import { Email, Name } from '../../modules/partners/model';
+import { Email, Name } from '../../lib/fields';
 import { listPayouts } from '../../modules/payouts/service';
 import { clickCount, commissionTotals, dailyActivity } from '../../modules/reports/service';
 import { requestMagicLink, SENT, signUp, signupOpen } from '../../workflows/sign-in';
