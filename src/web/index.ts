@@ -9,6 +9,9 @@ import { portalRoutes } from './portal';
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
   'copy.js': { file: 'assets/copy.js', type: 'text/javascript; charset=utf-8' },
+  'ui.js': { file: 'assets/ui.js', type: 'text/javascript; charset=utf-8' },
+  // htmx from our own dependencies (never a CDN); pages that swap parts of themselves list it
+  'htmx.js': { file: Bun.resolveSync('htmx.org/dist/htmx.min.js', import.meta.dir), type: 'text/javascript; charset=utf-8' },
   // the page layouts link the SVG; /favicon.ico is for browsers and tools that ask for it anyway
   'favicon.svg': { file: 'assets/favicon.svg', type: 'image/svg+xml' },
   'favicon.ico': { file: 'assets/favicon.ico', type: 'image/x-icon' },
@@ -16,7 +19,10 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 
 /** Static files, read once; the names are few and fixed, so no request path ever reaches the disk. */
 const assets = new Map(
-  Object.entries(ASSETS).map(([name, { file, type }]) => [name, { body: readFileSync(new URL(file, import.meta.url)), type }]),
+  Object.entries(ASSETS).map(([name, { file, type }]) => [
+    name,
+    { body: readFileSync(file.startsWith('/') ? file : new URL(file, import.meta.url)), type },
+  ]),
 );
 
 function asset(name: string): Response {

@@ -24,6 +24,9 @@ export function Layout(props: {
         <title safe>{`${props.title} · Partnerd`}</title>
         <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/style.css" />
+        {/* htmx (on pages that load it): no inline indicator styles, no eval, no script tags in swaps */}
+        <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}' />
+        <script src="/assets/ui.js" defer></script>
         {(props.scripts ?? []).map((src) => (
           <script src={src} defer></script>
         ))}

@@ -156,3 +156,152 @@ export function RowMenu(props: { id: string; title: string; children?: Children 
 
 /** A safe id for a row's menu from a record id. */
 export const menuId = (prefix: string, id: string) => `${prefix}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+// ---------------------------------------------------------------------------------------------
+// KPI cards
+
+/**
+ * One KPI card: label, value, and the change against the previous period ("+12% vs previous 30
+ * days"), green or red only where `change.good` says which way is good. A link when `href` is given.
+ */
+export function Kpi(props: { label: string; value: string; change?: { text: string; good: boolean | null }; versus?: string; href?: string; id?: string }): JSX.Element {
+  const tone = props.change?.good === true ? 'up' : props.change?.good === false ? 'down' : 'flat';
+  const body = (
+    <>
+      <span class="label" safe>
+        {props.label}
+      </span>
+      <span class="value" safe>
+        {props.value}
+      </span>
+      {props.change ? (
+        <span class={`change ${tone}`} safe>
+          {props.versus ? `${props.change.text} vs ${props.versus}` : props.change.text}
+        </span>
+      ) : (
+        ''
+      )}
+    </>
+  );
+  return (
+    <li class="kpi" id={props.id}>
+      {props.href ? (
+        <a href={props.href} class="kpi-link">
+          {body}
+        </a>
+      ) : (
+        body
+      )}
+    </li>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sorting and paging (admin tables: offset pages, sortable columns)
+
+export type Sort<K extends string> = { key: K; dir: 'asc' | 'desc' };
+
+/** `?sort=amount&dir=desc` read against the columns a table can sort by; anything else: the default. */
+export function parseSort<K extends string>(query: Record<string, string | undefined>, keys: readonly K[], fallback: Sort<K>): Sort<K> {
+  const key = keys.find((k) => k === query.sort);
+  if (!key) return fallback;
+  return { key, dir: query.dir === 'asc' ? 'asc' : 'desc' };
+}
+
+/** A URL of `path` with `query` (empty values dropped) and `changes` applied. */
+export function href(path: string, query: Record<string, string | undefined>, changes: Record<string, string | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...query, ...changes })) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/**
+ * A sortable column header: a link that sorts by this column (descending first, then toggles),
+ * `aria-sort` on the current one. `query` is the page's query, kept (the page resets to 1).
+ */
+export function SortHeader<K extends string>(props: { label: string; column: K; sort: Sort<K>; path: string; query: Record<string, string | undefined>; num?: boolean }): JSX.Element {
+  const current = props.sort.key === props.column;
+  const next = current && props.sort.dir === 'desc' ? 'asc' : 'desc';
+  const arrow = current ? (props.sort.dir === 'desc' ? ' ↓' : ' ↑') : '';
+  return (
+    <th scope="col" class={props.num ? 'num' : undefined} aria-sort={current ? (props.sort.dir === 'desc' ? 'descending' : 'ascending') : undefined}>
+      <a class="sort" href={href(props.path, props.query, { sort: props.column, dir: next, page: undefined })} safe>
+        {`${props.label}${arrow}`}
+      </a>
+    </th>
+  );
+}
+
+/** `?page=N` (1-based) for a table of `size` rows a page; anything malformed is page 1. */
+export function parsePage(query: Record<string, string | undefined>, size: number): { page: number; offset: number; limit: number } {
+  const n = /^\d{1,6}$/.test(query.page ?? '') ? Math.max(1, Number(query.page)) : 1;
+  return { page: n, offset: (n - 1) * size, limit: size };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The table footer: "1–50 of 1,234", Previous / Next (links keeping the query). */
+export function Pager(props: { path: string; query: Record<string, string | undefined>; page: number; size: number; total: number; shown: number }): JSX.Element {
+  if (props.total === 0) return '';
+  const first = (props.page - 1) * props.size + 1;
+  const last = first + props.shown - 1;
+  const more = last < props.total;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <span class="range-count" safe>
+        {props.shown === 0 ? `0 of ${count(props.total)}` : `${count(first)}–${count(last)} of ${count(props.total)}`}
+      </span>
+      {props.page > 1 ? (
+        <a href={href(props.path, props.query, { page: props.page === 2 ? undefined : String(props.page - 1) })} rel="prev">
+          Previous
+        </a>
+      ) : (
+        ''
+      )}
+      {more ? (
+        <a href={href(props.path, props.query, { page: String(props.page + 1) })} rel="next">
+          Next
+        </a>
+      ) : (
+        ''
+      )}
+    </nav>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Empty states
+
+/**
+ * "Nothing yet" (title, one sentence, one action) or, when filters are on, "no match" with a
+ * Clear filters link.
+ */
+export function EmptyState(props: { title: string; text: string; action?: { href: string; label: string }; clear?: string }): JSX.Element {
+  return (
+    <div class="empty-state" role="status">
+      <p class="empty-title" safe>
+        {props.title}
+      </p>
+      <p safe>{props.text}</p>
+      {props.clear ? (
+        <a class="button secondary" href={props.clear}>
+          Clear filters
+        </a>
+      ) : props.action ? (
+        <a class="button" href={props.action.href} safe>
+          {props.action.label}
+        </a>
+      ) : (
+        ''
+      )}
+    </div>
+  );
+}
+
+/** A rate in basis points (conversions per click) as "12.5%"; "–" when there is nothing to divide by. */
+export function formatRate(numerator: number, denominator: number): string {
+  if (denominator <= 0) return '–';
+  const tenths = Math.round((numerator * 1000) / denominator);
+  return `${Math.floor(tenths / 10)}.${tenths % 10}%`;
+}

@@ -5,6 +5,7 @@ import { conflict, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import { TRANSITIONS } from '../commissions/lifecycle';
 import { formatMinor } from '../../lib/money';
+import { csvStream } from '../../lib/csv';
 import { CSV_COLUMNS, PAYOUT_STATUSES, type PayoutDetail, type PayoutRecord } from './model';
 
 export { PAYOUT_STATUSES };
@@ -192,51 +193,23 @@ export async function payoutDetail(sql: Sql, row: PayoutRow): Promise<typeof Pay
 // ---------------------------------------------------------------------------------------------
 // CSV export, for paying by hand
 
-/**
- * One cell. Spreadsheets run cells starting with = + - @ (and tab or carriage return) as formulas,
- * so those get a leading apostrophe; cells with a comma, quote or line break are quoted.
- */
-export function csvCell(value: string | number | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** The CSV as a stream, read from the database a page at a time (newest first). */
 export function payoutsCsv(sql: Sql, filter: PayoutFilter): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let cursor: string | undefined;
-  let headerSent = false;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(CSV_COLUMNS.join(',') + '\r\n'));
-        return;
-      }
-      if (done) return controller.close();
-      const rows = await sql<(PayoutRow & { partner_name: string; partner_email: string; billing_connect_account_id: string | null })[]>`
-        select ${sql(PAYOUT_COLUMNS.map((c) => `p.${c}`))}, pt.name as partner_name, pt.email as partner_email, pt.billing_connect_account_id
-        from payouts p join partners pt on pt.id = p.partner_id
-        where true ${filterSql(sql, filter)} ${cursor ? sql`and p.id < ${cursor}` : sql``}
-        order by p.id desc
-        limit 1000`;
-      if (rows.length < 1000) done = true;
-      if (rows.length === 0) return controller.close();
-      cursor = rows[rows.length - 1]!.id;
-      const text = rows
-        .map((r) => {
-          const v = payoutView(r);
-          return [
-            v.id, v.partnerId, r.partner_name, r.partner_email, r.billing_connect_account_id, v.currency, v.amount,
-            v.commissionsAmount, v.clawbacksAmount, v.commissionCount, v.status, v.createdAt, v.paidAt,
-          ]
-            .map(csvCell)
-            .join(',');
-        })
-        .join('\r\n');
-      controller.enqueue(encoder.encode(text + '\r\n'));
+  type Row = PayoutRow & { partner_name: string; partner_email: string; billing_connect_account_id: string | null };
+  return csvStream<Row>({
+    header: CSV_COLUMNS,
+    page: (after, limit) => sql<Row[]>`
+      select ${sql(PAYOUT_COLUMNS.map((c) => `p.${c}`))}, pt.name as partner_name, pt.email as partner_email, pt.billing_connect_account_id
+      from payouts p join partners pt on pt.id = p.partner_id
+      where true ${filterSql(sql, filter)} ${after ? sql`and p.id < ${after.id}` : sql``}
+      order by p.id desc
+      limit ${limit}`,
+    cells: (r) => {
+      const v = payoutView(r);
+      return [
+        v.id, v.partnerId, r.partner_name, r.partner_email, r.billing_connect_account_id, v.currency, v.amount,
+        v.commissionsAmount, v.clawbacksAmount, v.commissionCount, v.status, v.createdAt, v.paidAt,
+      ];
     },
   });
 }
