@@ -24,7 +24,7 @@ type ConfirmProps = {
   children?: Children;
 };
 
-function ConfirmForm(props: ConfirmProps & { cancel: JSX.Element }): JSX.Element {
+function ConfirmForm(props: ConfirmProps & { cancel: Children }): JSX.Element {
   return (
     <form method="post" action={props.action} class="confirm-form">
       <CsrfInput token={props.csrf} />
