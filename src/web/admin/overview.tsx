@@ -140,7 +140,7 @@ function OverviewPage(props: { page: AdminPage; data: Data; baseUrl: string; cre
   const next = steps.find((s) => !s.done);
   return (
     <AdminLayout page={props.page} title="Overview" current={PATH} scripts={['/assets/copy.js', '/assets/htmx.js']}>
-      <div class="page-head">
+      <div class="page-head overview-head">
         <h1>Overview</h1>
         {d.active ? <RangePicker action={PATH} range={d.range} /> : ''}
       </div>
