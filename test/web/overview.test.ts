@@ -150,8 +150,14 @@ describe('the setup checklist', () => {
     expect(await doneText()).toBe('5 of 6 done');
     const [again] = await svc.sql`select onboarding_dismissed_at from settings`;
     expect(again!.onboarding_dismissed_at).toBeNull();
-    await page.click('#setup button:has-text("Dismiss")');
+  });
+
+  test('a billing provider heard from ticks the last step; a finished checklist goes away by itself', async () => {
+    // what the provider's first customer event records (modules/billing)
+    await svc.sql`insert into billing_customers (provider, customer_id, user_id) values ('stripe', 'cus_1', 'test-user-1')`;
+    await page.goto(`${svc.url}/admin`);
     expect(await page.locator('#setup').count()).toBe(0);
+    expect(await page.locator('button:has-text("Show the setup checklist")').count()).toBe(0);
   });
 });
 
@@ -370,6 +376,13 @@ describe('a busy program', () => {
     await page.waitForURL(/range=custom/);
     const custom = await checkRange({ range: 'custom', from, to });
     expect(custom.now.conversions).toBe(2);
+
+    // a period without anything: zeros said once, the chart and the table say so in words
+    await page.goto(`${svc.url}/admin?range=custom&from=2020-01-01&to=2020-01-31`);
+    await checkRange({ range: 'custom', from: '2020-01-01', to: '2020-01-31' });
+    expect(await text('#money-chart .chart-empty')).toContain('No data in this period');
+    expect(await text('.empty-state')).toContain('No partner activity in this period');
+    expect(await text('#kpi-clicks .change')).toBe('no change vs previous 31 days');
   });
 
   test('a malformed custom range says what is wrong and shows the last 30 days; no 500', async () => {

@@ -81,12 +81,12 @@ export async function overviewCurrency(sql: Sql): Promise<string | null> {
   return row?.currency ?? null;
 }
 
-/** The first moment anything happened (a click or an attributed sale): where "all time" starts. */
+/** The first moment anything happened (a click or an event): where "all time" starts. Two index reads. */
 export async function firstActivity(sql: Sql): Promise<Date | null> {
   const [row] = await sql<{ at: Date | null }[]>`
     select least(
       (select created_at from clicks order by id limit 1),
-      (select min(occurred_at) from events where attribution_status = 'attributed')
+      (select min(occurred_at) from events)
     ) as at`;
   return row?.at ?? null;
 }

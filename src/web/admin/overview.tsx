@@ -212,7 +212,7 @@ function Dashboard(props: { data: Data }) {
       </ul>
       {cur ? (
         <p class="caption money-note" id="money-note" safe>
-          {`Money in ${cur}, the currency most commissions are in.${others.length > 0 ? ` Also in this period: ${others.map((o) => `${formatMoney(o.revenue, o.currency)} revenue and ${formatMoney(o.commissions, o.currency)} commissions`).join('; ')}.` : ''} Sales count on the day they happened; reversed commissions are left out.`}
+          {`Money in ${cur}, the main currency (the one most commissions are in).${others.length > 0 ? ` Also in this period: ${others.map((o) => `${formatMoney(o.revenue, o.currency)} revenue and ${formatMoney(o.commissions, o.currency)} commissions`).join('; ')}.` : ''} Sales count on the day they happened; reversed commissions are left out.`}
         </p>
       ) : (
         ''
