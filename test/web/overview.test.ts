@@ -119,6 +119,10 @@ describe('the setup checklist', () => {
     const res = await svc.api('POST', '/v1/events', { body: { userId: 'test-user-1', type: 'signup' } });
     expect(res.status).toBe(201);
     await eventually(async () => expect(await page.textContent('#latest-event')).toContain('signup for test-user-1, no identity'), { timeout: 15_000, interval: 250 });
+    // the polled line is a fragment; a poll whose session ended is told to stop (286), not sent to sign-in
+    const fragment = await page.evaluate(async () => (await fetch('/admin/overview/latest-event', { headers: { 'hx-request': 'true' } })).text());
+    expect(fragment).toStartWith('<p class="step-facts latest-event" id="latest-event"');
+    expect((await fetch(`${svc.url}/admin/overview/latest-event`, { headers: { 'hx-request': 'true' }, redirect: 'manual' })).status).toBe(286);
     await page.reload();
     expect(await stepDone('click')).toBe('true');
     expect(await doneText()).toBe('4 of 6 done');

@@ -32,7 +32,7 @@ import { CsrfInput } from '../forms';
 import { Notice } from '../layout';
 import { compare, comparePoints, parseRange, RangePicker, rangeQuery, rangeStart, type DateRange } from '../range';
 import { PAGE_CSP, render, seeOther } from '../render';
-import type { AdminPage } from '../session';
+import { guardAdmin, type AdminPage } from '../session';
 import { drawnToMinor, EmptyState, formatMoney, formatRate, href, Kpi, Trunc } from '../ui';
 import { AdminLayout, Done, type AdminKit } from './kit';
 
@@ -100,7 +100,11 @@ export function overviewRoutes(ctx: AppContext, kit: AdminKit) {
 
   return new Elysia({ detail: { hide: true } })
     .get(PATH, ({ request, query }) => kit.page(request, async (page) => render(view(page, await load(query), { done: one(query.done) }))))
-    .get(LATEST, ({ request }) => kit.page(request, async () => fragment((<LatestEventLine event={await latestEvent(ctx.sql)} />) as string)))
+    .get(LATEST, async ({ request }) => {
+      // a poll from a page whose session ended stops polling (htmx: 286) instead of swapping in the sign-in page
+      if (request.headers.get('hx-request') === 'true' && (await guardAdmin(ctx, request)).kind !== 'admin') return new Response(null, { status: 286 });
+      return kit.page(request, async () => fragment((<LatestEventLine event={await latestEvent(ctx.sql)} />) as string));
+    })
     .post('/admin/onboarding/key', ({ request, body }) =>
       kit.form(request, body, PATH, async (page) => {
         const created = await createApiKey(ctx.sql, { name: 'Website snippet', kind: 'publishable' });
