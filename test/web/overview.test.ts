@@ -366,6 +366,7 @@ describe('a busy program', () => {
     await page.goto(`${svc.url}/admin?range=12m`);
     await checkRange({ range: '12m' });
     expect(await text('#chart-title')).toBe('Revenue and commissions per week (USD)');
+    await page.screenshot({ path: `${ARTIFACTS}overview-12m-1366.png`, fullPage: true });
     await page.goto(`${svc.url}/admin?range=all`);
     await checkRange({ range: 'all' });
 

@@ -57,7 +57,7 @@ type Data = {
   leaders: LeaderRow[];
   todo: TodoCounts;
   setup: Onboarding;
-  /** Whether anything ever happened: no click and no sale yet is an empty program. */
+  /** Whether anything ever happened: no click and no event yet is an empty program. */
   active: boolean;
   billingConfigured: boolean;
 };
@@ -74,8 +74,9 @@ export function overviewRoutes(ctx: AppContext, kit: AdminKit) {
       todoCounts(ctx.sql),
       onboardingState(ctx.sql),
     ]);
-    // "all time" draws from the first day anything happened
-    const drawn: Period = range.start ? period : { start: first ? new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate())) : new Date(range.end.getTime() - DAY), end: range.end };
+    // "all time" is drawn from the first day anything happened (or just today, before anything did)
+    const firstDay = first ? new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate())) : new Date(range.end.getTime() - DAY);
+    const drawn: Period = range.start ? period : { start: firstDay, end: range.end };
     const bucket = bucketFor(drawn);
     const [series, leaders] = currency
       ? await Promise.all([moneySeries(ctx.sql, { ...drawn, currency, bucket }), topPartners(ctx.sql, { ...period, currency, limit: TOP })])
@@ -227,6 +228,7 @@ function Dashboard(props: { data: Data }) {
             {cur ? <span safe>{`Revenue and commissions per ${d.bucket} (${cur})`}</span> : 'Revenue and commissions'}
           </h2>
           <div id="money-chart">
+            {d.bucket !== 'day' ? <p class="caption bucket-note" safe>{`Each point is a ${d.bucket} (${d.bucket === 'week' ? 'weeks start on Monday' : 'calendar months'}, UTC), labelled by its first day.`}</p> : ''}
             {cur ? (
               <LineChart
                 title={`Attributed revenue and commissions earned per ${d.bucket} in ${cur}, ${d.range.label}`}
@@ -240,7 +242,6 @@ function Dashboard(props: { data: Data }) {
             ) : (
               <p class="empty">No money yet: the chart starts with the first sale.</p>
             )}
-            {d.bucket !== 'day' ? <p class="caption" safe>{`Each point is a ${d.bucket} (${d.bucket === 'week' ? 'weeks start on Monday' : 'calendar months'}, UTC), labelled by its first day.`}</p> : ''}
           </div>
         </section>
         <Todo todo={d.todo} />
