@@ -191,9 +191,9 @@ describe('laptop, 1366 x 900', () => {
     expect(await pending.textContent()).toBe('Pending');
     expect(await pending.getAttribute('title')).toMatch(/^Pending: approved on \d{4}-\d{2}-\d{2} when the 30-day holdback ends/);
     await page.goto(`${svc.url}/admin`);
-    // (a commission counts as paid once its payout is created)
-    expect(await page.textContent('#totals')).toContain('2,750.53 USD');
-    expect(await page.textContent('#money-chart .legend')).toMatch(/Commissions: [\d,]+\.\d{2} USD/);
+    // earned in the last 30 days: every commission but the reversed one (271.40 + 10.00 + 2,469.13 + 19.80)
+    expect(await page.textContent('#kpi-commissions .value')).toBe('2,770.33 USD');
+    expect(await page.textContent('#money-chart .legend')).toContain('Commissions: 2,770.33 USD');
     await page.close();
   });
 
