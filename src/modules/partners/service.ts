@@ -32,6 +32,7 @@ type PartnerRow = {
   revoked_at: Date | null;
   revoke_reason: string | null;
   billing_connect_account_id: string | null;
+  payout_email: string | null;
   metadata: Record<string, unknown> | null;
   campaign_ids: string[];
 };
@@ -47,6 +48,7 @@ function toPartner(row: PartnerRow): Partner {
     revokedAt: iso(row.revoked_at),
     revokeReason: row.revoke_reason,
     billingConnectAccountId: row.billing_connect_account_id,
+    payoutEmail: row.payout_email,
     metadata: row.metadata ?? {},
     campaignIds: row.campaign_ids,
   };
@@ -54,7 +56,7 @@ function toPartner(row: PartnerRow): Partner {
 
 const SELECT_PARTNER = (sql: Tx) => sql`
   select p.id, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
-    p.billing_connect_account_id, p.metadata,
+    p.billing_connect_account_id, p.payout_email, p.metadata,
     coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
   from partners p`;
 
@@ -190,6 +192,7 @@ export type UpdatePartnerInput = {
   metadata?: unknown;
   campaignIds?: string[];
   billingConnectAccountId?: string | null;
+  payoutEmail?: string | null;
 };
 
 export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerInput): Promise<Partner> {
@@ -202,6 +205,7 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
         billing_connect_account_id = ${
           input.billingConnectAccountId === undefined ? tx`billing_connect_account_id` : input.billingConnectAccountId
         },
+        payout_email = ${input.payoutEmail === undefined ? tx`payout_email` : (input.payoutEmail?.trim().toLowerCase() ?? null)},
         updated_at = now()
       where id = ${id}
       returning id`;
