@@ -219,6 +219,36 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
   });
 }
 
+/**
+ * A partner's own changes from the portal: name and payout email (null clears it), and the billing
+ * Connect account id only while none is set: once set, only an admin changes it (PATCH
+ * /partners/:id), so a stolen session cannot redirect payouts. Giving the id already set is no change.
+ */
+export async function updateOwnProfile(
+  sql: Sql,
+  id: string,
+  input: { name: string; payoutEmail: string | null; billingConnectAccountId?: string },
+): Promise<Partner> {
+  return sql.begin(async (tx) => {
+    const [row] = await tx<{ billing_connect_account_id: string | null }[]>`select billing_connect_account_id from partners where id = ${id} for update`;
+    if (!row) throw notFound('partner');
+    const account = input.billingConnectAccountId;
+    if (account !== undefined && row.billing_connect_account_id !== null && account !== row.billing_connect_account_id) {
+      throw new AppError('conflict', 'billingConnectAccountId: already set; ask the program to change it', [
+        { field: 'billingConnectAccountId', message: 'is already set; ask the program to change it' },
+      ]);
+    }
+    await tx`
+      update partners set
+        name = ${input.name.trim()},
+        payout_email = ${input.payoutEmail === null ? null : input.payoutEmail.trim().toLowerCase()},
+        billing_connect_account_id = coalesce(billing_connect_account_id, ${account ?? null}),
+        updated_at = now()
+      where id = ${id}`;
+    return (await findPartner(tx, id))!;
+  });
+}
+
 /** Sends a fresh invite link; earlier ones stay valid until they expire. */
 export async function reinvitePartner(ctx: AppContext, id: string): Promise<{ ok: true; expiresAt: string }> {
   const { partner, invite } = await ctx.sql.begin(async (tx) => {
