@@ -181,14 +181,16 @@ export function MoneyTable(props: { money: MoneyLine[]; outlook: PayoutOutlook }
                 ? `${formatMoney(m.net, m.currency)} on ${when}`
                 : `${formatMoney(m.net, m.currency)} at the next payout run`
               : m.net > 0n
-                ? `Paid once ${formatMoney(m.net, m.currency)} approved reaches ${formatMoney(props.outlook.minPayout, m.currency)}`
+                ? `Waiting: ${formatMoney(m.net, m.currency)} of the ${formatMoney(props.outlook.minPayout, m.currency)} minimum`
                 : 'Nothing approved to pay yet';
             return (
               <tr data-currency={m.currency}>
                 <td class="lead" safe>
                   {m.currency}
                 </td>
-                <MoneyCell amount={m.pending} currency={m.currency} label="Pending" />
+                <td class="num money-plain" data-label="Pending" data-pending safe>
+                  {formatMoney(m.pending, m.currency)}
+                </td>
                 <td class="num money-plain" data-label="Approved" data-approved safe>
                   {formatMoney(m.approved, m.currency)}
                 </td>
