@@ -108,7 +108,7 @@ describe('partner portal, end to end', () => {
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('10.00 USD');
     expect(await row.locator('.badge').textContent()).toBe('Pending');
-    expect(await row.locator('.badge').getAttribute('title')).toMatch(/^Pending: approved on \d{4}-\d{2}-\d{2}/);
+    expect(await row.locator('.badge').getAttribute('title')).toMatch(/^Approved on \d{4}-\d{2}-\d{2} when the holdback ends$/);
     expect(await row.textContent()).toContain('invoice_paid');
     await screenshot(page, 'portal-commissions-accrued');
   });

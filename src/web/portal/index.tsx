@@ -183,7 +183,7 @@ export function portalRoutes(ctx: AppContext) {
           for (const k of UTM_FIELDS) values[k] = (form[k] ?? '').trim().slice(0, 500);
           const campaigns = await heldCampaigns(page.partner.id);
           const campaign = campaigns.find((c) => c.id === values.campaignId);
-          if (!campaign) return render(await linksView(page, { values, errors: { campaignId: 'Choose one of your campaigns.' } }), { status: 400 });
+          if (!campaign) return render(await linksView(page, { values, errors: { campaignId: 'Choose one of your campaigns.' } }), { status: 403 });
           const built = buildDestination(campaign.destinationUrl, { page: values.page ?? '', utm: values });
           const problem = built.problem ?? (built.url ? deepLinkProblem(built.url, campaign.destinationUrl) : null);
           if (problem) return render(await linksView(page, { values, errors: { page: problem } }), { status: 400 });

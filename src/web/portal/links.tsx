@@ -6,7 +6,7 @@ import type { LinkStats } from '../../modules/reports/portal';
 import { CsrfInput, Field, type FormErrors } from '../forms';
 import { Notice, OlderLink } from '../layout';
 import type { PartnerPage } from '../session';
-import { EmptyState } from '../ui';
+import { attr, EmptyState } from '../ui';
 import { UTM_FIELDS, type UtmField } from './builder';
 import { LinkStatsTable } from './home';
 import { PortalLayout } from './shell';
@@ -66,7 +66,7 @@ export function LinksPage(props: {
                 name="page"
                 label="Page (optional)"
                 hint={`Any page of ${chosen ? new URL(chosen.destinationUrl).host : 'the campaign site'}: a path like /pricing, or its full address. Empty: the campaign's page.`}
-                value={v.page}
+                value={attr(v.page ?? '')}
                 error={props.errors?.page}
                 autocomplete="off"
               />
@@ -74,7 +74,7 @@ export function LinksPage(props: {
                 name="slug"
                 label="Custom slug (optional)"
                 hint="3-64 letters, digits, _ or -. Empty: a random one."
-                value={v.slug}
+                value={attr(v.slug ?? '')}
                 error={props.errors?.slug}
                 autocomplete="off"
               />
@@ -82,7 +82,7 @@ export function LinksPage(props: {
             <fieldset class="utm">
               <legend>UTM parameters (optional)</legend>
               {UTM_FIELDS.map((k) => (
-                <Field name={k} label={UTM_LABELS[k].label} hint={UTM_LABELS[k].hint} value={v[k]} error={props.errors?.[k]} autocomplete="off" />
+                <Field name={k} label={UTM_LABELS[k].label} hint={UTM_LABELS[k].hint} value={attr(v[k] ?? '')} error={props.errors?.[k]} autocomplete="off" />
               ))}
             </fieldset>
           </div>

@@ -3,6 +3,7 @@ import type { Partner } from '../../modules/partners/service';
 import { CsrfInput, Field, type FormErrors } from '../forms';
 import { Notice } from '../layout';
 import type { PartnerPage } from '../session';
+import { attr } from '../ui';
 import { PortalLayout } from './shell';
 
 export type ProfileValues = { name?: string; payoutEmail?: string; billingConnectAccountId?: string };
@@ -41,13 +42,13 @@ export function ProfilePage(props: { page: PartnerPage; partner: Partner; values
         </dl>
         <form method="post" action="/portal/profile" novalidate>
           <CsrfInput token={props.page.csrf} />
-          <Field name="name" label="Name" value={v.name} error={errors.name} required autocomplete="name" />
+          <Field name="name" label="Name" value={attr(v.name ?? '')} error={errors.name} required autocomplete="name" />
           <Field
             name="payoutEmail"
             label="Payout email (optional)"
             type="email"
             hint="Where payout notices go, if not your sign-in email. Empty: your sign-in email."
-            value={v.payoutEmail}
+            value={attr(v.payoutEmail ?? '')}
             error={errors.payoutEmail}
             autocomplete="email"
           />
@@ -55,14 +56,14 @@ export function ProfilePage(props: { page: PartnerPage; partner: Partner; values
             <div class="field">
               <label for="f-billingConnectAccountId">Payout account (Stripe Connect id)</label>
               <small id="f-billingConnectAccountId-hint">Payouts are sent here. To change it, ask the program: it cannot be changed from the portal.</small>
-              <input id="f-billingConnectAccountId" value={p.billingConnectAccountId ?? ''} readonly aria-describedby="f-billingConnectAccountId-hint" />
+              <input id="f-billingConnectAccountId" value={attr(p.billingConnectAccountId ?? '')} readonly aria-describedby="f-billingConnectAccountId-hint" />
             </div>
           ) : (
             <Field
               name="billingConnectAccountId"
               label="Payout account (Stripe Connect id, optional)"
               hint="Starts with acct_. You can set it once; after that only the program can change it."
-              value={v.billingConnectAccountId}
+              value={attr(v.billingConnectAccountId ?? '')}
               error={errors.billingConnectAccountId}
               autocomplete="off"
             />
