@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, Page } from 'playwright-core';
 import type { Rule } from '../../src/modules/campaigns/rules';
 import { describeRule } from '../../src/web/terms';
-import { nextPayoutRun } from '../../src/web/portal/terms';
+import { buildDestination } from '../../src/web/portal/builder';
+import { describeSchedule, nextPayoutRun, payoutTermsText } from '../../src/web/portal/terms';
 import { campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { launchBrowser, screenshot } from './browser';
@@ -249,5 +250,42 @@ describe('signup page', () => {
     expect(await p.textContent('h1')).toBe('Signup is closed');
     expect(await p.locator('.pitch').count()).toBe(0);
     await context.close();
+  });
+});
+
+describe('payout schedule in words', () => {
+  test.each([
+    ['0 6 1 * *', 'on the 1st of each month at 06:00 UTC'],
+    ['30 9 15 * *', 'on the 15th of each month at 09:30 UTC'],
+    ['0 0 22 * *', 'on the 22nd of each month at 00:00 UTC'],
+    ['0 0 L * *', 'on the last day of each month at 00:00 UTC'],
+    ['0 12 * * 1', 'every Monday at 12:00 UTC'],
+    ['0 12 * * fri', 'every Friday at 12:00 UTC'],
+    ['0 7 * * 1-5', 'every weekday (Monday to Friday) at 07:00 UTC'],
+    ['15 3 * * *', 'every day at 03:15 UTC'],
+    ['5 * * * *', 'every hour at minute 5'],
+    ['0 6 1,15 * *', 'on the schedule "0 6 1,15 * *" (UTC)'],
+    ['0 0 6 1 1 *', 'on the schedule "0 0 6 1 1 *" (UTC)'],
+  ])('%s -> %s', (cron, words) => expect(describeSchedule(cron)).toBe(words));
+
+  test('the minimum: none, one currency, several; the next run from croner', () => {
+    expect(payoutTermsText('0 6 1 * *', '0', ['USD'])).toBe('Paid on the 1st of each month at 06:00 UTC, whatever your approved balance.');
+    expect(payoutTermsText('0 6 1 * *', '50', ['USD'])).toBe('Paid on the 1st of each month at 06:00 UTC once your approved balance reaches 50.00 USD.');
+    expect(payoutTermsText('0 6 1 * *', '1000', ['JPY', 'USD'])).toBe(
+      'Paid on the 1st of each month at 06:00 UTC once your approved balance reaches 1,000 JPY or 1,000.00 USD (in that currency).',
+    );
+    expect(nextPayoutRun('0 6 1 * *', new Date('2026-11-24T10:00:00Z'))!.toISOString()).toBe('2026-12-01T06:00:00.000Z');
+  });
+
+  test('the builder\'s rule: a path, a bare page, the site\'s address, UTM over an existing query', () => {
+    const base = 'https://shop.example/landing?ref=p#plans';
+    expect(buildDestination(base, { page: '', utm: {} })).toEqual({ url: null, problem: null });
+    expect(buildDestination(base, { page: '/pricing', utm: {} }).url).toBe('https://shop.example/pricing');
+    expect(buildDestination(base, { page: 'pricing', utm: { utm_term: 'a b' } }).url).toBe('https://shop.example/pricing?utm_term=a+b');
+    expect(buildDestination(base, { page: 'shop.example/x', utm: {} }).url).toBe('https://shop.example/x');
+    expect(buildDestination(base, { page: '', utm: { utm_source: 'yt', utm_medium: ' ' } }).url).toBe('https://shop.example/landing?ref=p&utm_source=yt#plans');
+    expect(buildDestination(base, { page: '/a?utm_source=old', utm: { utm_source: 'new' } }).url).toBe('https://shop.example/a?utm_source=new');
+    // another host is built as typed; the API refuses it (deepLinkProblem)
+    expect(buildDestination(base, { page: 'https://evil.example/', utm: {} }).url).toBe('https://evil.example/');
   });
 });
