@@ -182,7 +182,7 @@ describe('portal home', () => {
     const approvedUsd = api.find((c) => c.status === 'approved' && c.currency === 'USD')!;
     expect(await page.locator(`#commissions tr[data-id="${approvedUsd.id}"] .next`).textContent()).toBe(`Paid in the payout of ${when}`);
     const approvedEur = api.find((c) => c.status === 'approved' && c.currency === 'EUR')!;
-    expect(await page.locator(`#commissions tr[data-id="${approvedEur.id}"] .next`).textContent()).toBe('Paid once your approved balance reaches 5.00 EUR');
+    expect(await page.locator(`#commissions tr[data-id="${approvedEur.id}"] .next`).textContent()).toBe('Waits for the 5.00 EUR minimum payout');
     // one line per row: every row as tall as the first
     const heights = await page.locator('#commissions tbody tr').evaluateAll((rows) => rows.map((r) => Math.round(r.getBoundingClientRect().height)));
     expect(new Set(heights).size).toBe(1);

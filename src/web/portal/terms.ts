@@ -126,7 +126,7 @@ export function commissionNext(
       return `Approved on ${isoDay(new Date(Date.parse(c.createdAt) + c.holdbackDays * DAY_MS))} when the holdback ends`;
     case 'approved':
       if (outlook.due.has(c.currency) && outlook.nextRun) return `Paid in the payout of ${isoDay(outlook.nextRun)}`;
-      return `Paid once your approved balance reaches ${formatMoney(outlook.minPayout, c.currency)}`;
+      return `Waits for the ${formatMoney(outlook.minPayout, c.currency)} minimum payout`;
     case 'paid':
       return c.paidAt ? `Paid on ${c.paidAt.slice(0, 10)}` : 'Paid';
     case 'reversed':
