@@ -67,7 +67,6 @@ function queryOf(request: Request): Record<string, string> {
 }
 
 const PayoutEmail = t.Union([t.Literal(''), Email]);
-const ConnectAccount = t.String({ maxLength: 255, pattern: '^[A-Za-z0-9_]*$' });
 
 export function portalRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');

@@ -4,7 +4,7 @@ import type { PayoutView } from '../../modules/payouts/service';
 import { CsrfInput, Field, type FormErrors } from '../forms';
 import { day, Layout, Notice } from '../layout';
 import type { PartnerPage } from '../session';
-import { attr, Badge, EmptyState, MoneyCell, Pager, payoutBadge, Trunc } from '../ui';
+import { attr, Badge, EmptyState, MoneyCell, Pager, payoutBadge } from '../ui';
 import { CommissionTable, TermsList } from './home';
 import { PortalLayout } from './shell';
 import { payoutNext, type CampaignTerms, type PayoutOutlook } from './terms';
