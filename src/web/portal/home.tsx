@@ -6,9 +6,9 @@ import type { Link } from '../../modules/links/service';
 import type { DailyEarning, LinkStats, PartnerBalance, PeriodTotals } from '../../modules/reports/portal';
 import { LineChart } from '../chart';
 import { day } from '../layout';
-import { compare, RangePicker, rangeQuery, type DateRange } from '../range';
+import { compare, RangePicker, type DateRange } from '../range';
 import type { PartnerPage } from '../session';
-import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, Trunc } from '../ui';
+import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, formatRate, Kpi, MoneyCell, Trunc } from '../ui';
 import { PortalLayout } from './shell';
 import { commissionNext, type CampaignTerms, type PayoutOutlook } from './terms';
 
@@ -50,7 +50,6 @@ export function HomePage(props: HomeData) {
   const change = (a: bigint | number, b: bigint | number | undefined) => (previous && b !== undefined ? compare(a, b) : undefined);
   const epc = earningsPerClick(current.earnings, current.clicks);
   const epcBefore = previous ? earningsPerClick(previous.earnings, previous.clicks) : null;
-  const keep = rangeQuery(props.range);
   return (
     <PortalLayout page={props.page} title="Home" current="/portal" scripts={['/assets/copy.js']}>
       <div class="page-head">
@@ -133,7 +132,7 @@ export function HomePage(props: HomeData) {
       <section aria-labelledby="latest-title" class="portal-section">
         <div class="section-head">
           <h2 id="latest-title">Latest commissions</h2>
-          <a href={href('/portal/commissions', keep)}>View all</a>
+          <a href="/portal/commissions">View all</a>
         </div>
         {props.commissions.length === 0 ? (
           <EmptyState title="No commissions yet" text="Share your links: each sale they bring shows up here." />
