@@ -1634,6 +1634,8 @@ export interface operations {
                         revokedAt: string | null;
                         revokeReason: string | null;
                         billingConnectAccountId: string | null;
+                        /** @description Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none. */
+                        payoutEmail: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
@@ -1770,6 +1772,8 @@ export interface operations {
                         revokedAt: string | null;
                         revokeReason: string | null;
                         billingConnectAccountId: string | null;
+                        /** @description Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none. */
+                        payoutEmail: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
@@ -1886,6 +1890,11 @@ export interface operations {
                     metadata?: unknown;
                     campaignIds?: string[];
                     billingConnectAccountId?: string | null;
+                    /**
+                     * Format: email
+                     * @description Lowercased on storage.
+                     */
+                    payoutEmail?: string | null;
                 };
             };
         };
@@ -1923,6 +1932,8 @@ export interface operations {
                         revokedAt: string | null;
                         revokeReason: string | null;
                         billingConnectAccountId: string | null;
+                        /** @description Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none. */
+                        payoutEmail: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
@@ -2207,6 +2218,8 @@ export interface operations {
                         revokedAt: string | null;
                         revokeReason: string | null;
                         billingConnectAccountId: string | null;
+                        /** @description Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none. */
+                        payoutEmail: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
@@ -2350,6 +2363,8 @@ export interface operations {
                         revokedAt: string | null;
                         revokeReason: string | null;
                         billingConnectAccountId: string | null;
+                        /** @description Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none. */
+                        payoutEmail: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
@@ -7189,6 +7204,11 @@ export interface operations {
                             partnerId: string;
                             campaignId: string;
                             /**
+                             * @description The link's own landing page (a deep link); null: the campaign's destinationUrl.
+                             * @example https://shop.example/pricing?utm_source=newsletter
+                             */
+                            destinationUrl: string | null;
+                            /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
                              */
@@ -7276,6 +7296,8 @@ export interface operations {
                     partnerId?: string;
                     /** @description 3-64 characters of A-Z a-z 0-9 _ -; generated when omitted. */
                     slug?: string;
+                    /** @description A deep link: where this link lands instead of the campaign's destination. An absolute http(s) URL on the same host as the campaign's destinationUrl (UTM parameters belong in its query). */
+                    destinationUrl?: string;
                 };
             };
         };
@@ -7295,6 +7317,11 @@ export interface operations {
                         url: string;
                         partnerId: string;
                         campaignId: string;
+                        /**
+                         * @description The link's own landing page (a deep link); null: the campaign's destinationUrl.
+                         * @example https://shop.example/pricing?utm_source=newsletter
+                         */
+                        destinationUrl: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -7443,7 +7470,7 @@ export interface operations {
                          * @example clk_01jd8x0000000000000000000a
                          */
                         clickId: string | null;
-                        /** @description Where to send the visitor: the campaign destination with pp_click (none for a revoked partner). */
+                        /** @description Where to send the visitor: the link's destination (its deep link, else the campaign's) with pp_click (none for a revoked partner). */
                         destinationUrl: string;
                     };
                 };

@@ -85,6 +85,14 @@ export async function payEligiblePartners(ctx: AppContext, options: RunOptions):
   return created.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/**
+ * Whether a partner's net (approved commissions minus open clawbacks) in one currency is paid by a
+ * run: above zero and at least MIN_PAYOUT. The portal's "next payout" estimate uses the same rule.
+ */
+export function payoutDue(net: bigint, currency: string, minPayout: string): boolean {
+  return net > 0n && net >= majorToMinorCeil(minPayout, currency);
+}
+
 type Group = { partnerId: string; currency: string; gross: bigint; claw: bigint; clawIds: string[] };
 
 /** Pays what is due for these partners, in one transaction. Answers the payouts it created. */
@@ -115,8 +123,7 @@ async function payBatch(
   const due: Group[] = [];
   for (const s of sums) {
     const group: Group = { partnerId: s.partner_id, currency: s.currency, gross: s.gross, claw: s.claw, clawIds: s.claw_ids };
-    const net = group.gross - group.claw;
-    if (net > 0n && net >= majorToMinorCeil(input.minPayout, group.currency)) due.push(group);
+    if (payoutDue(group.gross - group.claw, group.currency, input.minPayout)) due.push(group);
   }
   if (due.length === 0) return [];
 

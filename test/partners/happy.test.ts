@@ -182,6 +182,7 @@ describe('one partner', () => {
       revokedAt: null,
       revokeReason: null,
       billingConnectAccountId: null,
+      payoutEmail: null,
       metadata: { tier: 'gold' },
       campaignIds: p.body.campaignIds,
     });

@@ -111,7 +111,7 @@ const adminPages = () => [
   '/admin/api-keys',
   '/admin/settings',
 ];
-const portalPages = ['/portal', '/portal/links', '/portal/commissions', '/portal/payouts'];
+const portalPages = ['/portal', '/portal/links', '/portal/commissions', '/portal/payouts', '/portal/profile'];
 
 /** Lines of text an element takes: distinct tops of its text's boxes. */
 type Measure = { what: string; text: string; lines: number };

@@ -77,7 +77,7 @@ afterAll(async () => {
 
 describe('XSS', () => {
   test('a partner named <script> renders as text on every portal page', async () => {
-    for (const path of ['/portal', '/portal/links', '/portal/commissions', '/portal/payouts']) {
+    for (const path of ['/portal', '/portal/links', '/portal/commissions', '/portal/payouts', '/portal/profile']) {
       const res = await mallory.goto(`${svc.url}${path}`);
       expect(res!.status()).toBe(200);
       const raw = await res!.text();
@@ -88,11 +88,26 @@ describe('XSS', () => {
       expect(await mallory.locator('img').count()).toBe(0);
       await screenshot(mallory, `portal-xss${path.replaceAll('/', '-')}`);
     }
-    expect(await mallory.textContent('h1')).toBe('Payouts');
+    expect(await mallory.inputValue('#f-name')).toBe(XSS_NAME);
     await mallory.goto(`${svc.url}/portal`);
     expect(await mallory.textContent('h1')).toBe(`Welcome, ${XSS_NAME}`);
+    expect(await mallory.textContent('#terms')).toContain(XSS_CAMPAIGN);
     await mallory.goto(`${svc.url}/portal/links`);
     expect(await mallory.textContent('#links tbody')).toContain(XSS_CAMPAIGN);
+    expect(dialogs).toBe(0);
+  });
+
+  test('hostile builder values (page, UTM) come back as text: shown while typing, previewed and stored', async () => {
+    await mallory.goto(`${svc.url}/portal/links`);
+    const hostile = '"><img src=x onerror=alert(4)>';
+    await mallory.selectOption('#f-campaignId', campaignId);
+    await mallory.fill('#f-page', `/p${hostile}`);
+    await mallory.fill('#f-utm_source', hostile);
+    expect(await mallory.textContent('#final-url')).toContain('utm_source=%22%3E%3Cimg');
+    await mallory.click('form.builder button[value="preview"]');
+    expect(await mallory.inputValue('#f-utm_source')).toBe(hostile);
+    expect(await mallory.textContent('#final-url')).toContain('utm_source=%22%3E%3Cimg');
+    expect(await mallory.locator('img').count()).toBe(0);
     expect(dialogs).toBe(0);
   });
 
@@ -168,14 +183,26 @@ describe('partner isolation', () => {
   test("another partner's links, commissions and payouts never show", async () => {
     await bob.goto(`${svc.url}/portal/links?partnerId=${malloryId}`);
     expect(await bob.content()).not.toContain('mallory-link');
-    expect(await bob.textContent('.empty')).toContain('No links yet');
+    expect(await bob.textContent('.empty-state')).toContain('No links yet');
+    // the "link created" notice names a link id: another partner's shows nothing
+    const [theirs] = await svc.sql`select id from links where slug = 'mallory-link'`;
+    await bob.goto(`${svc.url}/portal/links?created=${theirs!.id}`);
+    expect(await bob.locator('#created').count()).toBe(0);
+    expect(await bob.content()).not.toContain('mallory-link');
     await bob.goto(`${svc.url}/portal/commissions`);
     expect(await bob.textContent('main')).toContain('No commissions yet');
     await bob.goto(`${svc.url}/portal/payouts`);
     expect(await bob.textContent('main')).toContain('No payouts yet');
+    for (const path of [`/portal?partnerId=${malloryId}`, `/portal/commissions?partnerId=${malloryId}`, `/portal/payouts?partnerId=${malloryId}`]) {
+      await bob.goto(`${svc.url}${path}`);
+      expect(await bob.textContent('main')).toMatch(/No commissions yet|No payouts yet/);
+    }
     await bob.goto(`${svc.url}/portal`);
-    expect(await bob.textContent('main')).toContain('No commissions yet');
-    expect(await bob.locator('.cards .value').first().textContent()).toBe('0');
+    expect(await bob.textContent('#kpi-clicks .value')).toBe('0');
+    expect(await bob.textContent('#money-empty')).toContain('No money yet');
+    await bob.goto(`${svc.url}/portal/profile?partnerId=${malloryId}`);
+    expect(await bob.inputValue('#f-name')).toBe('Bob');
+    expect(await bob.content()).not.toContain('mallory@example.com');
     // mallory, for contrast, sees her own
     await mallory.goto(`${svc.url}/portal/payouts`);
     expect(await mallory.locator('#payouts tbody tr').count()).toBe(1);
@@ -188,6 +215,24 @@ describe('partner isolation', () => {
     expect(res.status).toBe(403);
     expect(res.text).toContain('id="f-campaignId-error"');
     expect(await linkCount('bob-steals')).toBe(0);
+  });
+
+  test("a partner cannot change another's profile: the form acts on the session's partner only", async () => {
+    await bob.goto(`${svc.url}/portal/profile`);
+    const csrf = await bob.inputValue('form[action="/portal/profile"] input[name=_csrf]');
+    const res = await postForm(bob, '/portal/profile', { _csrf: csrf, partnerId: malloryId, id: malloryId, name: 'Bob Two', payoutEmail: 'bob@pay.example', billingConnectAccountId: 'acct_Bob' });
+    expect(res.status).toBe('redirect');
+    const rows = await svc.sql`select id, name, payout_email, billing_connect_account_id from partners where email in ('bob@example.com', 'mallory@example.com') order by email`;
+    expect([...rows]).toEqual([
+      { id: expect.any(String), name: 'Bob Two', payout_email: 'bob@pay.example', billing_connect_account_id: 'acct_Bob' },
+      { id: malloryId, name: XSS_NAME, payout_email: null, billing_connect_account_id: null },
+    ]);
+    // and a profile post without the token changes nothing
+    const refused = await postForm(bob, '/portal/profile', { name: 'Nope' });
+    expect(refused.status).toBe(403);
+    expect((await svc.sql`select name from partners where email = 'bob@example.com'`)[0]!.name).toBe('Bob Two');
+    // restore the name the other tests expect
+    await postForm(bob, '/portal/profile', { _csrf: csrf, name: 'Bob', payoutEmail: '' });
   });
 
   test('a partner session opens no admin page', async () => {
@@ -256,7 +301,7 @@ describe('revoked partners', () => {
   test('see the reason and nothing else, on every portal page', async () => {
     const reason = 'Fake traffic <b>bold</b>';
     expect((await svc.api('POST', `/v1/partners/${malloryId}/revoke`, { body: { reason } })).status).toBe(200);
-    for (const path of ['/portal', '/portal/links', '/portal/commissions', '/portal/payouts']) {
+    for (const path of ['/portal', '/portal/links', '/portal/commissions', '/portal/payouts', '/portal/profile']) {
       const res = await mallory.goto(`${svc.url}${path}`);
       expect(res!.status()).toBe(403);
       expect(await mallory.textContent('.reason')).toBe(reason);
@@ -268,6 +313,8 @@ describe('revoked partners', () => {
     const res = await postForm(mallory, '/portal/links', { campaignId, slug: 'after-revoke', _csrf: 'x' });
     expect(res.status).toBe(403);
     expect(await linkCount('after-revoke')).toBe(0);
+    expect((await postForm(mallory, '/portal/profile', { name: 'Changed', _csrf: 'x' })).status).toBe(403);
+    expect((await svc.sql`select name from partners where id = ${malloryId}`)[0]!.name).toBe(XSS_NAME);
     expect(dialogs).toBe(0);
   });
 });

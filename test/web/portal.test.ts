@@ -35,7 +35,7 @@ describe('partner portal, end to end', () => {
     await screenshot(page, 'portal-sign-in');
   });
 
-  test('the invite link signs the partner in and lands on the dashboard', async () => {
+  test('the invite link signs the partner in and lands on the home page', async () => {
     const link = await svc.mail.magicLink(EMAIL);
     await page.goto(link);
     expect(new URL(page.url()).pathname).toBe('/portal');
@@ -44,7 +44,10 @@ describe('partner portal, end to end', () => {
     // nothing happened yet: the chart says so in words instead of drawing flat lines
     expect(await page.locator('.chart svg').count()).toBe(0);
     expect(await page.textContent('.chart-empty')).toContain('No data in this period');
-    expect(await page.textContent('.chart .legend')).toContain('Clicks: 0');
+    expect(await page.textContent('.chart .legend')).toContain('Earnings: 0.00 USD');
+    // the terms come first in words; nothing earned yet
+    expect(await page.textContent('#terms')).toContain('20% of every paid invoice');
+    expect(await page.textContent('#money-empty')).toContain('No money yet');
     const [row] = await svc.sql`select activated_at from partners where id = ${partnerId}`;
     expect(row!.activated_at).not.toBeNull();
     await screenshot(page, 'portal-dashboard-empty');
@@ -92,11 +95,12 @@ describe('partner portal, end to end', () => {
     expect(event.status).toBe(201);
 
     await page.goto(`${svc.url}/portal`);
-    const cards = await page.locator('.cards .value').allTextContents();
-    expect(cards.slice(0, 3)).toEqual(['1', '1', '1']); // clicks, conversions, commissions in 30 days
-    expect(await page.locator('.chart svg polyline').count()).toBe(3);
-    expect(await page.textContent('#totals tbody')).toContain('10.00 USD');
-    expect(await page.textContent('#totals tbody .badge')).toBe('Pending');
+    const cards = await page.locator('#kpis .value').allTextContents();
+    expect(cards).toEqual(['10.00 USD', '1', '1', '10.00 USD']); // earnings, clicks, conversions, EPC in 30 days
+    expect(await page.locator('.chart svg polyline').count()).toBe(1);
+    expect(await page.textContent('#money tr[data-currency="USD"] [data-pending]')).toBe('10.00 USD');
+    expect(await page.textContent('#latest tbody .badge')).toBe('Pending');
+    expect(await page.textContent('#links tr[data-slug="ada-pro"] [data-clicks]')).toBe('1');
     await screenshot(page, 'portal-dashboard');
 
     await page.goto(`${svc.url}/portal/commissions`);
@@ -104,7 +108,7 @@ describe('partner portal, end to end', () => {
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('10.00 USD');
     expect(await row.locator('.badge').textContent()).toBe('Pending');
-    expect(await row.locator('.badge').getAttribute('title')).toMatch(/^Pending: approved on \d{4}-\d{2}-\d{2}/);
+    expect(await row.locator('.badge').getAttribute('title')).toMatch(/^Approved on \d{4}-\d{2}-\d{2} when the holdback ends$/);
     expect(await row.textContent()).toContain('invoice_paid');
     await screenshot(page, 'portal-commissions-accrued');
   });
@@ -130,7 +134,7 @@ describe('partner portal, end to end', () => {
   test('the pages work on a phone-sized screen and with the keyboard', async () => {
     const { context, page: phone } = await newPage(browser, { phone: true });
     await context.addCookies(await page.context().cookies());
-    for (const path of ['/portal/links', '/portal/commissions', '/portal/payouts', '/portal']) {
+    for (const path of ['/portal/links', '/portal/commissions', '/portal/payouts', '/portal/profile', '/portal']) {
       await phone.goto(`${svc.url}${path}`);
       // nothing wider than the screen (wide tables scroll inside their own box)
       expect({ path, fits: await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth) }).toEqual({ path, fits: true });

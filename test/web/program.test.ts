@@ -76,7 +76,7 @@ describe('the program, run from the browser', () => {
     expect((await svc.api('POST', '/v1/events', { body: { userId: 'cust_9', type: 'invoice_paid', amount: 5000, currency: 'USD' } })).status).toBe(201);
 
     await partner.goto(`${svc.url}/portal`);
-    expect(await partner.textContent('#totals tbody')).toContain('10.00');
+    expect(await partner.textContent('#money tr[data-currency="USD"] [data-pending]')).toBe('10.00 USD');
     await screenshot(partner, 'program-partner-dashboard');
     await admin.goto(`${svc.url}/admin`);
     expect(await admin.textContent('#kpi-commissions .value')).toBe('10.00 USD');

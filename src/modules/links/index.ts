@@ -26,7 +26,7 @@ export function linkRoutes(ctx: AppContext) {
         }
         const partnerId = own ?? body.partnerId;
         if (partnerId === undefined) throw invalidField('partnerId', 'required');
-        const link = await createLink(ctx.sql, ctx.config.baseUrl, { partnerId, campaignId: body.campaignId, slug: body.slug });
+        const link = await createLink(ctx.sql, ctx.config.baseUrl, { partnerId, campaignId: body.campaignId, slug: body.slug, destinationUrl: body.destinationUrl });
         invalidateLinkCache(ctx, { slug: link.slug });
         set.status = 201;
         return link;

@@ -8,6 +8,14 @@ export const CreateLinkBody = t.Object({
   campaignId: Id,
   partnerId: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'Required unless the caller is a partner (who may only name itself).' })),
   slug: t.Optional(t.String({ maxLength: 200, description: '3-64 characters of A-Z a-z 0-9 _ -; generated when omitted.' })),
+  destinationUrl: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        "A deep link: where this link lands instead of the campaign's destination. An absolute http(s) URL on the same host as the campaign's destinationUrl (UTM parameters belong in its query).",
+    }),
+  ),
 });
 
 export const ListLinksQuery = t.Object({
@@ -37,6 +45,9 @@ export const LinkRecord = t.Object({
   url: t.String({ examples: ['https://partners.example.com/r/spring-sale'] }),
   partnerId: t.String(),
   campaignId: t.String(),
+  destinationUrl: t.Nullable(t.String({ examples: ['https://shop.example/pricing?utm_source=newsletter'] }), {
+    description: "The link's own landing page (a deep link); null: the campaign's destinationUrl.",
+  }),
   createdAt: Timestamp,
 });
 
@@ -44,7 +55,7 @@ export const LinkList = listOf('links', LinkRecord);
 
 export const RecordedClick = t.Object({
   clickId: t.Nullable(t.String({ examples: ['clk_01jd8x0000000000000000000a'] }), { description: 'null when the partner is revoked: no click is recorded.' }),
-  destinationUrl: t.String({ description: 'Where to send the visitor: the campaign destination with pp_click (none for a revoked partner).' }),
+  destinationUrl: t.String({ description: "Where to send the visitor: the link's destination (its deep link, else the campaign's) with pp_click (none for a revoked partner)." }),
 });
 
 export const Identified = t.Object({

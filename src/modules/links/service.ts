@@ -3,7 +3,7 @@ import type { Sql, Tx } from '../../db';
 import { AppError, conflict, forbidden, invalidField, notFound } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
-import { findCampaign, partnerHoldsCampaign } from '../campaigns/service';
+import { destinationProblem, findCampaign, partnerHoldsCampaign } from '../campaigns/service';
 import { splitDestination, type LinkTarget } from './cache';
 import type { LinkRecord } from './model';
 
@@ -34,7 +34,25 @@ export function generateSlug(): string {
   return out;
 }
 
-type LinkRow = { id: string; slug: string; partner_id: string; campaign_id: string; created_at: Date };
+type LinkRow = { id: string; slug: string; partner_id: string; campaign_id: string; destination_url: string | null; created_at: Date };
+
+/** The longest destination a link may carry (as a campaign's). */
+export const MAX_DESTINATION = 2048;
+
+/**
+ * Why `url` may not be a deep link of a campaign whose destination is `campaignUrl`, or null: it must
+ * be an absolute http(s) URL of at most 2048 characters on the same host (and port) as the
+ * campaign's destination, so a partner cannot send visitors off the operator's site.
+ */
+export function deepLinkProblem(url: string, campaignUrl: string): string | null {
+  if (url.length > MAX_DESTINATION) return `must be at most ${MAX_DESTINATION} characters`;
+  const shape = destinationProblem(url);
+  if (shape) return shape;
+  const host = new URL(url).host;
+  const campaignHost = new URL(campaignUrl).host;
+  if (host !== campaignHost) return `must be on the campaign's site, ${campaignHost} (got ${host})`;
+  return null;
+}
 
 function toLink(row: LinkRow, baseUrl: string): Link {
   return {
@@ -43,22 +61,28 @@ function toLink(row: LinkRow, baseUrl: string): Link {
     url: `${baseUrl}/r/${row.slug}`,
     partnerId: row.partner_id,
     campaignId: row.campaign_id,
+    destinationUrl: row.destination_url,
     createdAt: iso(row.created_at)!,
   };
 }
 
 /**
  * Creates a share link. The partner must exist, not be revoked, and hold the campaign; the
- * campaign must not be archived. A taken custom slug (case-insensitively) is a 409.
+ * campaign must not be archived. A taken custom slug (case-insensitively) is a 409. A
+ * `destinationUrl` (a deep link) must be on the campaign destination's host.
  */
 export async function createLink(
   sql: Sql,
   baseUrl: string,
-  input: { partnerId: string; campaignId: string; slug?: string },
+  input: { partnerId: string; campaignId: string; slug?: string; destinationUrl?: string },
 ): Promise<Link> {
   if (input.slug !== undefined) {
     const problem = slugProblem(input.slug);
     if (problem) throw invalidField('slug', problem);
+  }
+  if (input.destinationUrl !== undefined) {
+    const problem = input.destinationUrl.length > MAX_DESTINATION ? `must be at most ${MAX_DESTINATION} characters` : destinationProblem(input.destinationUrl);
+    if (problem) throw invalidField('destinationUrl', problem);
   }
   const [partner] = isId('partner', input.partnerId)
     ? await sql<{ id: string; revoked_at: Date | null }[]>`select id, revoked_at from partners where id = ${input.partnerId}`
@@ -68,6 +92,10 @@ export async function createLink(
   const campaign = await findCampaign(sql, input.campaignId);
   if (!campaign) throw notFound('campaign');
   if (campaign.archivedAt) throw conflict('the campaign is archived; unarchive it to create links');
+  if (input.destinationUrl !== undefined) {
+    const problem = deepLinkProblem(input.destinationUrl, campaign.destinationUrl);
+    if (problem) throw invalidField('destinationUrl', problem);
+  }
   if (!(await partnerHoldsCampaign(sql, input.partnerId, input.campaignId))) {
     throw forbidden('the partner does not hold this campaign (see the partner\'s campaignIds)');
   }
@@ -75,9 +103,9 @@ export async function createLink(
     const slug = input.slug ?? generateSlug();
     try {
       const [row] = await sql<LinkRow[]>`
-        insert into links (id, slug, partner_id, campaign_id)
-        values (${newId('link')}, ${slug}, ${input.partnerId}, ${input.campaignId})
-        returning id, slug, partner_id, campaign_id, created_at`;
+        insert into links (id, slug, partner_id, campaign_id, destination_url)
+        values (${newId('link')}, ${slug}, ${input.partnerId}, ${input.campaignId}, ${input.destinationUrl ?? null})
+        returning id, slug, partner_id, campaign_id, destination_url, created_at`;
       return toLink(row!, baseUrl);
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
@@ -94,7 +122,7 @@ export async function listLinks(
   filter: { limit: number; cursor?: string; partnerId?: string; campaignId?: string },
 ): Promise<Link[]> {
   const rows = await sql<LinkRow[]>`
-    select id, slug, partner_id, campaign_id, created_at from links
+    select id, slug, partner_id, campaign_id, destination_url, created_at from links
     where true
       ${filter.partnerId !== undefined ? sql`and partner_id = ${filter.partnerId}` : sql``}
       ${filter.campaignId !== undefined ? sql`and campaign_id = ${filter.campaignId}` : sql``}
@@ -104,10 +132,14 @@ export async function listLinks(
   return rows.map((r) => toLink(r, baseUrl));
 }
 
-/** What the redirect cache stores for a slug (looked up case-insensitively); null when unknown. */
+/**
+ * What the redirect cache stores for a slug (looked up case-insensitively); null when unknown. The
+ * destination is the link's own (a deep link) or else its campaign's, read in the same query.
+ */
 export async function loadLinkTarget(sql: Sql, slug: string): Promise<LinkTarget | null> {
   const [row] = await sql<{ id: string; partner_id: string; campaign_id: string; destination_url: string; revoked: boolean }[]>`
-    select l.id, l.partner_id, l.campaign_id, c.destination_url, p.revoked_at is not null as revoked
+    select l.id, l.partner_id, l.campaign_id, coalesce(l.destination_url, c.destination_url) as destination_url,
+      p.revoked_at is not null as revoked
     from links l
     join campaigns c on c.id = l.campaign_id
     join partners p on p.id = l.partner_id

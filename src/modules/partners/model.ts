@@ -22,6 +22,7 @@ export const UpdatePartnerBody = t.Object({
   metadata: t.Optional(Metadata),
   campaignIds: t.Optional(CampaignIds),
   billingConnectAccountId: t.Optional(t.Nullable(t.String({ minLength: 1, maxLength: 255 }))),
+  payoutEmail: t.Optional(t.Nullable(Email, { description: 'Where payout notices go when not the sign-in email; null clears it. Lowercased on storage.' })),
 });
 
 export const RevokeBody = t.Optional(
@@ -52,6 +53,7 @@ export const PartnerRecord = t.Object({
   revokedAt: t.Nullable(Timestamp),
   revokeReason: t.Nullable(t.String()),
   billingConnectAccountId: t.Nullable(t.String()),
+  payoutEmail: t.Nullable(t.String({ description: 'Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none.' })),
   metadata: t.Record(t.String(), t.Unknown()),
   campaignIds: t.Array(t.String()),
 });

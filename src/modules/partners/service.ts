@@ -32,6 +32,7 @@ type PartnerRow = {
   revoked_at: Date | null;
   revoke_reason: string | null;
   billing_connect_account_id: string | null;
+  payout_email: string | null;
   metadata: Record<string, unknown> | null;
   campaign_ids: string[];
 };
@@ -47,6 +48,7 @@ function toPartner(row: PartnerRow): Partner {
     revokedAt: iso(row.revoked_at),
     revokeReason: row.revoke_reason,
     billingConnectAccountId: row.billing_connect_account_id,
+    payoutEmail: row.payout_email,
     metadata: row.metadata ?? {},
     campaignIds: row.campaign_ids,
   };
@@ -54,7 +56,7 @@ function toPartner(row: PartnerRow): Partner {
 
 const SELECT_PARTNER = (sql: Tx) => sql`
   select p.id, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
-    p.billing_connect_account_id, p.metadata,
+    p.billing_connect_account_id, p.payout_email, p.metadata,
     coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
   from partners p`;
 
@@ -190,6 +192,7 @@ export type UpdatePartnerInput = {
   metadata?: unknown;
   campaignIds?: string[];
   billingConnectAccountId?: string | null;
+  payoutEmail?: string | null;
 };
 
 export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerInput): Promise<Partner> {
@@ -202,6 +205,7 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
         billing_connect_account_id = ${
           input.billingConnectAccountId === undefined ? tx`billing_connect_account_id` : input.billingConnectAccountId
         },
+        payout_email = ${input.payoutEmail === undefined ? tx`payout_email` : (input.payoutEmail?.trim().toLowerCase() ?? null)},
         updated_at = now()
       where id = ${id}
       returning id`;
@@ -211,6 +215,36 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
       await tx`delete from partner_campaigns where partner_id = ${id} and campaign_id <> all(${campaignIds})`;
       await grantCampaigns(tx, id, campaignIds, 'admin');
     }
+    return (await findPartner(tx, id))!;
+  });
+}
+
+/**
+ * A partner's own changes from the portal: name and payout email (null clears it), and the billing
+ * Connect account id only while none is set: once set, only an admin changes it (PATCH
+ * /partners/:id), so a stolen session cannot redirect payouts. Giving the id already set is no change.
+ */
+export async function updateOwnProfile(
+  sql: Sql,
+  id: string,
+  input: { name: string; payoutEmail: string | null; billingConnectAccountId?: string },
+): Promise<Partner> {
+  return sql.begin(async (tx) => {
+    const [row] = await tx<{ billing_connect_account_id: string | null }[]>`select billing_connect_account_id from partners where id = ${id} for update`;
+    if (!row) throw notFound('partner');
+    const account = input.billingConnectAccountId;
+    if (account !== undefined && row.billing_connect_account_id !== null && account !== row.billing_connect_account_id) {
+      throw new AppError('conflict', 'billingConnectAccountId: already set; ask the program to change it', [
+        { field: 'billingConnectAccountId', message: 'is already set; ask the program to change it' },
+      ]);
+    }
+    await tx`
+      update partners set
+        name = ${input.name.trim()},
+        payout_email = ${input.payoutEmail === null ? null : input.payoutEmail.trim().toLowerCase()},
+        billing_connect_account_id = coalesce(billing_connect_account_id, ${account ?? null}),
+        updated_at = now()
+      where id = ${id}`;
     return (await findPartner(tx, id))!;
   });
 }

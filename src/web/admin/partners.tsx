@@ -298,6 +298,10 @@ function PartnerDetailPage(props: {
         )}
         <dt>Campaigns</dt>
         <dd safe>{p.campaignIds.map((c) => props.campaigns.get(c) ?? c).join(', ') || 'none'}</dd>
+        <dt>Payout email</dt>
+        <dd safe>{p.payoutEmail ?? 'none (the sign-in email)'}</dd>
+        <dt>Payout account</dt>
+        <dd safe>{p.billingConnectAccountId ?? 'none'}</dd>
         <dt>Created</dt>
         <dd safe>{day(p.createdAt)}</dd>
         <dt>Id</dt>

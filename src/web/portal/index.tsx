@@ -8,30 +8,48 @@ import type { MagicLinkPages } from '../../modules/auth';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
 import { takeSignInRequest } from '../../modules/auth/limit';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
-import { listCampaigns } from '../../modules/campaigns/service';
+import { listCampaigns, type Campaign } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
 import { invalidateLinkCache } from '../../modules/links/runtime';
-import { createLink, listLinks } from '../../modules/links/service';
+import { createLink, deepLinkProblem, listLinks } from '../../modules/links/service';
 import { Email, Name } from '../../lib/fields';
-import { listPayouts } from '../../modules/payouts/service';
-import { clickCount, commissionTotals, dailyActivity } from '../../modules/reports/service';
+import { getCommissionSnapshot, getPartner, updateOwnProfile } from '../../modules/partners/service';
+import {
+  campaignNames,
+  partnerBalances,
+  partnerCommissionPage,
+  partnerDailyEarnings,
+  partnerLinkLanding,
+  partnerLinkStats,
+  partnerMainCurrency,
+  partnerPayoutPage,
+  partnerPeriodTotals,
+} from '../../modules/reports/portal';
+import { payoutDue } from '../../workflows/run-payouts';
 import { requestMagicLink, SENT, signUp, signupOpen } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { formErrors, formFields, schemaErrors, type FormErrors } from '../forms';
+import { parseRange } from '../range';
 import { render, seeOther } from '../render';
 import { guardPartner, type PartnerPage } from '../session';
+import { parsePage } from '../ui';
+import { buildDestination, UTM_FIELDS } from './builder';
+import { HomePage, type MoneyLine } from './home';
+import { LinksPage, type BuilderValues } from './links';
 import {
   CommissionsPage,
   LinkExpiredPage,
-  DashboardPage,
-  LinksPage,
+  LIST_SIZE,
   PayoutsPage,
   RefusedPage,
   RevokedPage,
   SignInPage,
   SignupClosedPage,
   SignUpPage,
+  type ProgramPitch,
 } from './pages';
+import { ProfilePage, type ProfileValues } from './profile';
+import { campaignTerms, nextPayoutRun, payoutTermsText, type PayoutOutlook } from './terms';
 
 const SIGN_IN = '/portal/sign-in';
 
@@ -40,7 +58,15 @@ export const magicLinkPages: MagicLinkPages = {
   expired: () => render(<LinkExpiredPage />, { status: 400 }) as Response,
   revoked: (reason: string | null) => render(<RevokedPage reason={reason} />, { status: 403 }) as Response,
 };
-const CursorQuery = t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) });
+
+/** A page's query as plain strings (first value of each, cut short): read leniently, never a 400. */
+function queryOf(request: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of new URL(request.url).searchParams) if (!(key in out)) out[key] = value.slice(0, 200);
+  return out;
+}
+
+const PayoutEmail = t.Union([t.Literal(''), Email]);
 
 export function portalRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
@@ -122,13 +148,13 @@ export function portalRoutes(ctx: AppContext) {
       .get('/portal/sign-up', async ({ request }) => {
         if (!(await signupOpen(ctx))) return render(<SignupClosedPage />, { status: 404 });
         const { csrf, headers } = anonCsrf(request);
-        return render(<SignUpPage csrf={csrf} />, { headers });
+        return render(<SignUpPage csrf={csrf} pitch={await programPitch()} />, { headers });
       })
       .post('/portal/sign-up', ({ request, body }) =>
         anonForm(request, body, '/portal/sign-up', async (form, csrf) => {
           const values = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim() };
           const errors = schemaErrors(t.Object({ email: Email, name: Name }), values);
-          if (Object.keys(errors).length > 0) return render(<SignUpPage csrf={csrf} values={values} errors={errors} />, { status: 400 });
+          if (Object.keys(errors).length > 0) return render(<SignUpPage csrf={csrf} pitch={await programPitch()} values={values} errors={errors} />, { status: 400 });
           try {
             await takeSignInRequest(ctx.sql, values.email);
             await signUp(ctx, values);
@@ -136,46 +162,50 @@ export function portalRoutes(ctx: AppContext) {
             if (error instanceof AppError && error.code === 'forbidden') return render(<SignupClosedPage />, { status: 404 });
             const problems = formErrors(error, ['email', 'name']);
             if (!problems) throw error;
-            return render(<SignUpPage csrf={csrf} values={values} errors={problems} />, { status: (error as AppError).status });
+            return render(<SignUpPage csrf={csrf} pitch={await programPitch()} values={values} errors={problems} />, { status: (error as AppError).status });
           }
-          return render(<SignUpPage csrf={csrf} sent="Check your inbox for a link to activate your account." />);
+          return render(<SignUpPage csrf={csrf} pitch={{ terms: [], payoutTerms: '' }} sent="Check your inbox for a link to activate your account." />);
         }),
       )
       // ----------------------------------------------------------------- signed in
-      .get('/portal', ({ request }) =>
+      .get('/portal', ({ request }) => partnerPage(request, async (page) => render(await homeView(page, queryOf(request)))))
+      .get('/portal/links', ({ request }) =>
         partnerPage(request, async (page) => {
-          const partnerId = page.partner.id;
-          const [activity, totals, clicksAllTime] = await Promise.all([
-            dailyActivity(ctx.sql, { partnerId, days: 30 }),
-            commissionTotals(ctx.sql, { partnerId }),
-            clickCount(ctx.sql, { partnerId }),
-          ]);
-          return render(<DashboardPage page={page} activity={activity} totals={totals} clicksAllTime={clicksAllTime} />);
+          const q = queryOf(request);
+          const created = q.created ? await createdNotice(page, q.created) : null;
+          return render(await linksView(page, { cursor: q.cursor, created }));
         }),
-      )
-      .get(
-        '/portal/links',
-        ({ request, query }) =>
-          partnerPage(request, async (page) => {
-            const created = typeof query.created === 'string' ? query.created.slice(0, 64) : undefined;
-            return render(await linksView(page, { cursor: query.cursor, created }));
-          }),
-        { query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })), created: t.Optional(t.String({ maxLength: 64 })) }) },
       )
       .post('/portal/links', ({ request, body }) =>
         partnerForm(request, body, '/portal/links', async (page, form) => {
-          const values = { campaignId: form.campaignId ?? '', slug: (form.slug ?? '').trim() };
+          const values: BuilderValues = { campaignId: form.campaignId ?? '', page: (form.page ?? '').trim(), slug: (form.slug ?? '').trim() };
+          for (const k of UTM_FIELDS) values[k] = (form[k] ?? '').trim().slice(0, 500);
+          const campaigns = await heldCampaigns(page.partner.id);
+          const campaign = campaigns.find((c) => c.id === values.campaignId);
+          if (!campaign) return render(await linksView(page, { values, errors: { campaignId: 'Choose one of your campaigns.' } }), { status: 403 });
+          const built = buildDestination(campaign.destinationUrl, { page: values.page ?? '', utm: values });
+          const problem = built.problem ?? (built.url ? deepLinkProblem(built.url, campaign.destinationUrl) : null);
+          if (problem) return render(await linksView(page, { values, errors: { page: problem } }), { status: 400 });
+          if (form.intent === 'preview') {
+            const share = `${ctx.config.baseUrl}/r/${values.slug || '(random)'}`;
+            return render(await linksView(page, { values, preview: { url: built.url, share } }));
+          }
           try {
             const link = await createLink(ctx.sql, ctx.config.baseUrl, {
               partnerId: page.partner.id,
-              campaignId: values.campaignId,
+              campaignId: campaign.id,
               slug: values.slug === '' ? undefined : values.slug,
+              destinationUrl: built.url ?? undefined,
             });
             invalidateLinkCache(ctx, { slug: link.slug });
-            return seeOther(`/portal/links?created=${encodeURIComponent(link.slug)}`);
+            return seeOther(`/portal/links?created=${encodeURIComponent(link.id)}`);
           } catch (error) {
-            const errors = formErrors(error, ['campaignId', 'slug']);
+            const errors = formErrors(error, ['campaignId', 'slug', 'destinationUrl']);
             if (!errors) throw error;
+            if (errors.destinationUrl) {
+              errors.page = errors.destinationUrl;
+              delete errors.destinationUrl;
+            }
             // a missing campaign belongs beside the campaign field
             if (errors._form && error instanceof AppError && /campaign/.test(error.message)) {
               errors.campaignId = errors._form;
@@ -185,25 +215,62 @@ export function portalRoutes(ctx: AppContext) {
           }
         }),
       )
-      .get(
-        '/portal/commissions',
-        ({ request, query }) =>
-          partnerPage(request, async (page) => {
-            const p = readPage({ cursor: query.cursor }, 'commission');
-            const { items, nextCursor } = paginate(await listCommissions(ctx.sql, { ...p, partnerId: page.partner.id }), p.limit);
-            return render(<CommissionsPage page={page} commissions={items} nextCursor={nextCursor} />);
-          }),
-        { query: CursorQuery },
+      .get('/portal/commissions', ({ request }) =>
+        partnerPage(request, async (page) => {
+          const p = parsePage(queryOf(request), LIST_SIZE);
+          const [{ items, total }, outlook] = await Promise.all([
+            partnerCommissionPage(ctx.sql, { partnerId: page.partner.id, offset: p.offset, limit: p.limit }),
+            payoutOutlook(page.partner.id),
+          ]);
+          const names = await campaignNames(ctx.sql, items.map((c) => c.campaignId));
+          return render(<CommissionsPage page={page} commissions={items} total={total} pageNumber={p.page} campaignNames={names} outlook={outlook.outlook} />);
+        }),
       )
-      .get(
-        '/portal/payouts',
-        ({ request, query }) =>
-          partnerPage(request, async (page) => {
-            const p = readPage({ cursor: query.cursor }, 'payout');
-            const { items, nextCursor } = paginate(await listPayouts(ctx.sql, { ...p, partnerId: page.partner.id }), p.limit);
-            return render(<PayoutsPage page={page} payouts={items} nextCursor={nextCursor} />);
-          }),
-        { query: CursorQuery },
+      .get('/portal/payouts', ({ request }) =>
+        partnerPage(request, async (page) => {
+          const p = parsePage(queryOf(request), LIST_SIZE);
+          const [{ items, total }, outlook, campaigns] = await Promise.all([
+            partnerPayoutPage(ctx.sql, { partnerId: page.partner.id, offset: p.offset, limit: p.limit }),
+            payoutOutlook(page.partner.id),
+            heldCampaigns(page.partner.id),
+          ]);
+          return render(<PayoutsPage page={page} payouts={items} total={total} pageNumber={p.page} outlook={outlook.outlook} payoutTerms={payoutTerms(campaigns)} />);
+        }),
+      )
+      .get('/portal/profile', ({ request }) =>
+        partnerPage(request, async (page) => {
+          const saved = new URL(request.url).searchParams.get('saved') === '1';
+          return render(<ProfilePage page={page} partner={await getPartner(ctx.sql, page.partner.id)} saved={saved} />);
+        }),
+      )
+      .post('/portal/profile', ({ request, body }) =>
+        partnerForm(request, body, '/portal/profile', async (page, form) => {
+          const partner = await getPartner(ctx.sql, page.partner.id);
+          const values: ProfileValues = {
+            name: (form.name ?? '').trim(),
+            payoutEmail: (form.payoutEmail ?? '').trim(),
+            billingConnectAccountId: (form.billingConnectAccountId ?? '').trim(),
+          };
+          const errors = schemaErrors(t.Object({ name: Name, payoutEmail: PayoutEmail }), { name: values.name, payoutEmail: values.payoutEmail });
+          if (errors.payoutEmail) errors.payoutEmail = 'must be an email address, or empty';
+          const account = values.billingConnectAccountId ?? '';
+          if (partner.billingConnectAccountId === null && account !== '' && !/^acct_[A-Za-z0-9]{1,250}$/.test(account)) {
+            errors.billingConnectAccountId = 'must look like acct_ followed by letters and digits';
+          }
+          if (Object.keys(errors).length > 0) return render(<ProfilePage page={page} partner={partner} values={values} errors={errors} />, { status: 400 });
+          try {
+            await updateOwnProfile(ctx.sql, page.partner.id, {
+              name: values.name!,
+              payoutEmail: values.payoutEmail === '' ? null : values.payoutEmail!,
+              billingConnectAccountId: partner.billingConnectAccountId === null && account !== '' ? account : undefined,
+            });
+          } catch (error) {
+            const problems = formErrors(error, ['name', 'payoutEmail', 'billingConnectAccountId']);
+            if (!problems) throw error;
+            return render(<ProfilePage page={page} partner={partner} values={values} errors={problems} />, { status: (error as AppError).status });
+          }
+          return seeOther('/portal/profile?saved=1');
+        }),
       )
       .post('/portal/sign-out', ({ request, body }) =>
         partnerForm(request, body, '/portal', async () => {
@@ -214,24 +281,104 @@ export function portalRoutes(ctx: AppContext) {
       )
   );
 
+  /** The campaigns a partner holds and may link to (not archived). */
+  async function heldCampaigns(partnerId: string): Promise<Campaign[]> {
+    return (await listCampaigns(ctx.sql, { limit: 200, archived: false, partnerId })).slice(0, 200);
+  }
+
+  /** The payout sentence for these campaigns' currencies. */
+  function payoutTerms(campaigns: { currency: string }[]): string {
+    const currencies = [...new Set(campaigns.map((c) => c.currency))].sort();
+    return payoutTermsText(ctx.config.payoutCron, ctx.config.minPayout, currencies);
+  }
+
+  /** Money per currency with the next payout, worked out by the payout run's own rule (payoutDue). */
+  async function payoutOutlook(partnerId: string): Promise<{ money: MoneyLine[]; outlook: PayoutOutlook }> {
+    const balances = await partnerBalances(ctx.sql, partnerId);
+    const money = balances.map((b) => {
+      const net = b.approved - b.clawbacks;
+      return { ...b, net, due: payoutDue(net, b.currency, ctx.config.minPayout) };
+    });
+    const outlook = { nextRun: nextPayoutRun(ctx.config.payoutCron), due: new Set(money.filter((m) => m.due).map((m) => m.currency)), minPayout: ctx.config.minPayout };
+    return { money, outlook };
+  }
+
+  /** The program's live campaigns and payout terms, for the signup page (the campaigns a self-signup gets). */
+  async function programPitch(): Promise<ProgramPitch> {
+    const campaigns = (await listCampaigns(ctx.sql, { limit: 50, archived: false })).slice(0, 50);
+    return { terms: campaigns.map((c) => campaignTerms(c, null, ctx.config.holdbackDays)), payoutTerms: payoutTerms(campaigns) };
+  }
+
+  async function homeView(page: PartnerPage, query: Record<string, string>): Promise<string> {
+    const partnerId = page.partner.id;
+    const range = parseRange(query);
+    const [campaigns, snapshot, main, outlook, linkRows, latest] = await Promise.all([
+      heldCampaigns(partnerId),
+      getCommissionSnapshot(ctx.sql, partnerId),
+      partnerMainCurrency(ctx.sql, partnerId),
+      payoutOutlook(partnerId),
+      listLinks(ctx.sql, ctx.config.baseUrl, { limit: 5, partnerId }),
+      listCommissions(ctx.sql, { limit: 10, partnerId }),
+    ]);
+    const currency = main ?? campaigns[0]?.currency ?? 'USD';
+    const links = linkRows.slice(0, 5);
+    const commissions = latest.slice(0, 10);
+    const [totals, daily, linkStats, names] = await Promise.all([
+      partnerPeriodTotals(ctx.sql, { partnerId, currency, start: range.start ?? new Date(0), end: range.end, previous: range.previous }),
+      partnerDailyEarnings(ctx.sql, { partnerId, currency, start: range.start, end: range.end }),
+      partnerLinkStats(ctx.sql, { partnerId, linkIds: links.map((l) => l.id) }),
+      campaignNames(ctx.sql, [...links.map((l) => l.campaignId), ...commissions.map((c) => c.campaignId)]),
+    ]);
+    return (
+      <HomePage
+        page={page}
+        range={range}
+        currency={currency}
+        totals={totals}
+        daily={daily}
+        money={outlook.money}
+        outlook={outlook.outlook}
+        terms={campaigns.map((c) => campaignTerms(c, snapshot, ctx.config.holdbackDays))}
+        payoutTerms={payoutTerms(campaigns)}
+        links={links}
+        linkStats={linkStats}
+        campaignNames={names}
+        commissions={commissions}
+      />
+    ) as string;
+  }
+
+  /** The notice after a link was made: its address and where it lands (the partner's own links only). */
+  async function createdNotice(page: PartnerPage, linkId: string): Promise<{ slug: string; url: string; landing: string } | null> {
+    const link = await partnerLinkLanding(ctx.sql, { partnerId: page.partner.id, linkId });
+    return link ? { slug: link.slug, url: `${ctx.config.baseUrl}/r/${link.slug}`, landing: link.landing } : null;
+  }
+
   async function linksView(
     page: PartnerPage,
-    input: { cursor?: string; created?: string; values?: { campaignId?: string; slug?: string }; errors?: FormErrors },
+    input: {
+      cursor?: string;
+      created?: { slug: string; url: string; landing: string } | null;
+      values?: BuilderValues;
+      errors?: FormErrors;
+      preview?: { url: string | null; share: string };
+    },
   ): Promise<string> {
-    const p = readPage({ cursor: input.cursor }, 'link');
-    const [rows, campaigns] = await Promise.all([
-      listLinks(ctx.sql, ctx.config.baseUrl, { ...p, partnerId: page.partner.id }),
-      listCampaigns(ctx.sql, { limit: 200, archived: false, partnerId: page.partner.id }),
-    ]);
+    const p = readPage({ cursor: input.cursor && /^lnk_[0-9a-z]{26}$/.test(input.cursor) ? input.cursor : undefined }, 'link');
+    const [rows, campaigns] = await Promise.all([listLinks(ctx.sql, ctx.config.baseUrl, { ...p, partnerId: page.partner.id }), heldCampaigns(page.partner.id)]);
     const { items, nextCursor } = paginate(rows, p.limit);
+    const stats = await partnerLinkStats(ctx.sql, { partnerId: page.partner.id, linkIds: items.map((l) => l.id) });
     return (
       <LinksPage
         page={page}
+        baseUrl={ctx.config.baseUrl}
         links={items}
-        campaigns={campaigns.slice(0, 200).map((c) => ({ id: c.id, name: c.name }))}
+        stats={stats}
+        campaigns={campaigns.map((c) => ({ id: c.id, name: c.name, destinationUrl: c.destinationUrl }))}
         nextCursor={nextCursor}
         values={input.values}
         errors={input.errors}
+        preview={input.preview}
         created={input.created}
       />
     ) as string;
