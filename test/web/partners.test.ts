@@ -493,7 +493,10 @@ describe('looks', () => {
       const p = await ctx.newPage();
       for (const path of pages()) {
         expect((await p.goto(`${svc.url}${path}`))!.status()).toBe(200);
-        const name = path.replace(/\/ptn_[a-z0-9]+/, '-id').replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
+        const name = path
+          .replace(/\/ptn_[a-z0-9]+/, '-id')
+          .replace(/[^a-z0-9]+/gi, '-')
+          .replace(/^-|-$/g, '');
         await screenshot(p, `${name}-${size.width}`);
         const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect({ path, overflow }).toEqual({ path, overflow: 0 });
@@ -502,7 +505,13 @@ describe('looks', () => {
             .filter((el) => {
               const r = document.createRange();
               r.selectNodeContents(el);
-              return new Set(Array.from(r.getClientRects()).filter((x) => x.width > 0).map((x) => Math.round(x.top))).size > 1;
+              return (
+                new Set(
+                  Array.from(r.getClientRects())
+                    .filter((x) => x.width > 0)
+                    .map((x) => Math.round(x.top)),
+                ).size > 1
+              );
             })
             .map((el) => el.textContent),
         );

@@ -57,8 +57,7 @@ type StatsQueryRow = {
 const idRange = (sql: Sql, column: string, kind: 'attribution' | 'commission', span: Span) =>
   sql`${span.start ? sql`and ${sql(column)} >= ${idFloor(kind, span.start)}` : sql``} and ${sql(column)} < ${idFloor(kind, span.end)}`;
 
-const statusOf = (r: { activated_at: Date | null; revoked_at: Date | null }): PartnerStatsRow['status'] =>
-  r.revoked_at ? 'revoked' : r.activated_at ? 'active' : 'pending';
+const statusOf = (r: { activated_at: Date | null; revoked_at: Date | null }): PartnerStatsRow['status'] => (r.revoked_at ? 'revoked' : r.activated_at ? 'active' : 'pending');
 
 /**
  * A page of partners matching `search` (substring of email or name, any case) and `status`, with
@@ -311,13 +310,8 @@ export type ReferredCustomer = {
  * partner's commissions (reversed left out) in `currency`, and a state: every commission reversed,
  * some refunded or charged back, active, or no commission at all (no rule paid for their events).
  */
-export async function referredCustomers(
-  sql: Sql,
-  input: { partnerId: string; currency: string; limit: number; offset: number },
-): Promise<{ rows: ReferredCustomer[]; total: number }> {
-  const rows = await sql<
-    { user_id: string; conversions: number; first_at: Date; last_at: Date; revenue: bigint; commissions: bigint; n: number; reversed: number; refunded: number; total: number }[]
-  >`
+export async function referredCustomers(sql: Sql, input: { partnerId: string; currency: string; limit: number; offset: number }): Promise<{ rows: ReferredCustomer[]; total: number }> {
+  const rows = await sql<{ user_id: string; conversions: number; first_at: Date; last_at: Date; revenue: bigint; commissions: bigint; n: number; reversed: number; refunded: number; total: number }[]>`
     with t as (
       select distinct a.user_id, a.event_id from attributions a where a.partner_id = ${input.partnerId}
     ),

@@ -429,7 +429,8 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
           const input = { name: edit.name, billingConnectAccountId: edit.billingConnectAccountId === '' ? null : edit.billingConnectAccountId };
           // the API's own field rules (an empty account id clears it, so it is checked only when given)
           const errors = schemaErrors(t.Object({ name: UpdatePartnerBody.properties.name }), { name: input.name });
-          if (input.billingConnectAccountId !== null) Object.assign(errors, schemaErrors(t.Object({ billingConnectAccountId: BillingAccountId }), { billingConnectAccountId: input.billingConnectAccountId }));
+          if (input.billingConnectAccountId !== null)
+            Object.assign(errors, schemaErrors(t.Object({ billingConnectAccountId: BillingAccountId }), { billingConnectAccountId: input.billingConnectAccountId }));
           if (Object.keys(errors).length > 0) return render(await detailView(page, partner, {}, { errors, edit }), { status: 400 });
           try {
             await updatePartner(ctx.sql, partner.id, { ...input, campaignIds: form.campaignsShown === '1' ? edit.campaignIds : undefined });
@@ -560,7 +561,10 @@ function BulkRevokePanel(props: { page: AdminPage; targets: { id: string; name: 
       <ul class="bulk-list" id="bulk-targets">
         {props.targets.map((p) => (
           <li>
-            <Trunc text={p.name} /> <span class="muted trunc" title={attr(p.email)} safe>{p.email}</span>
+            <Trunc text={p.name} />{' '}
+            <span class="muted trunc" title={attr(p.email)} safe>
+              {p.email}
+            </span>
           </li>
         ))}
       </ul>
@@ -673,9 +677,7 @@ function PartnersPage(props: {
             <input type="checkbox" name="sendInvite" checked={sendInvite} /> Email an invite (a sign-in link to the portal)
           </label>
         </div>
-        {props.campaigns.length > 0 && (
-          <CampaignChoices campaigns={props.campaigns} ticked={ticked} error={props.errors?.campaignIds} legend="Campaigns the partner may promote" />
-        )}
+        {props.campaigns.length > 0 && <CampaignChoices campaigns={props.campaigns} ticked={ticked} error={props.errors?.campaignIds} legend="Campaigns the partner may promote" />}
         <button type="submit">Create partner</button>
       </form>
     </AdminLayout>
@@ -863,12 +865,12 @@ function PartnerDetailPage(props: {
         <a href={href(LIST, props.kept)}>All partners</a>
       </p>
       <div class="page-head">
-        <h1 class="partner-title">
-          <span class="trunc wide" title={attr(p.name)} safe>
+        <div class="partner-title">
+          <h1 class="trunc" title={attr(p.name)} safe>
             {p.name}
-          </span>{' '}
+          </h1>
           <Badge {...partnerBadge(p)} id="partner-status" />
-        </h1>
+        </div>
         <div class="actions">
           <a class="button secondary" href={`/admin/commissions?partnerId=${id}`}>
             Commissions
@@ -925,19 +927,21 @@ function PartnerDetailPage(props: {
       </dl>
 
       <h2>Performance</h2>
-      {props.currencies.length > 1 && (
-        <form method="get" action={path} class="range" aria-label="Currency">
-          {Object.entries(rangeQuery(props.range)).map(([name, value]) => (
-            <input type="hidden" name={name} value={value} />
-          ))}
-          <SelectField name="currency" label="Money in" value={cur} options={props.currencies.map((x) => ({ value: x, label: x }))} />
-          <button type="submit" class="secondary">
-            Show
-          </button>
-        </form>
-      )}
-      <RangePicker action={path} range={props.range} keep={{ currency: props.kept.currency }} />
-      <ul class="cards" id="kpis">
+      <div class="tools-row">
+        {props.currencies.length > 1 && (
+          <form method="get" action={path} class="range" aria-label="Currency">
+            {Object.entries(rangeQuery(props.range)).map(([name, value]) => (
+              <input type="hidden" name={name} value={value} />
+            ))}
+            <SelectField name="currency" label="Money in" value={cur} options={props.currencies.map((x) => ({ value: x, label: x }))} />
+            <button type="submit" class="secondary">
+              Show
+            </button>
+          </form>
+        )}
+        <RangePicker action={path} range={props.range} keep={{ currency: props.kept.currency }} />
+      </div>
+      <ul class="cards wide-cards" id="kpis">
         <Kpi label="Clicks" value={c.clicks.toLocaleString('en-US')} change={c.previous ? compare(c.clicks, c.previous.clicks) : undefined} versus={versus} />
         <Kpi label="Conversions" value={c.conversions.toLocaleString('en-US')} change={c.previous ? compare(c.conversions, c.previous.conversions) : undefined} versus={versus} />
         <Kpi
@@ -946,8 +950,8 @@ function PartnerDetailPage(props: {
           change={c.previous && c.clicks > 0 && c.previous.clicks > 0 ? comparePoints(rateBp(c.conversions, c.clicks), rateBp(c.previous.conversions, c.previous.clicks)) : undefined}
           versus={versus}
         />
-        <Kpi label={`Revenue (${cur})`} value={formatMoney(inCurrency?.revenue ?? 0n, cur)} />
-        <Kpi label={`Commissions (${cur})`} value={formatMoney(earned, cur)} href={`/admin/commissions?partnerId=${id}`} />
+        <Kpi label="Revenue" value={formatMoney(inCurrency?.revenue ?? 0n, cur)} />
+        <Kpi label="Commissions" value={formatMoney(earned, cur)} href={`/admin/commissions?partnerId=${id}`} />
         <Kpi label="Earnings per click" value={epcText(earned, c.clicks, cur)} />
       </ul>
       <p class="caption" safe>
@@ -1013,7 +1017,13 @@ function PartnerDetailPage(props: {
       {props.links.length === 0 ? (
         <p class="empty">No links yet.</p>
       ) : (
-        <LinkStatsTable links={props.links} baseUrl={props.baseUrl} currency={cur} campaigns={props.campaigns} caption={`Links of ${p.name} with their numbers for ${props.range.label.toLowerCase()}`} />
+        <LinkStatsTable
+          links={props.links}
+          baseUrl={props.baseUrl}
+          currency={cur}
+          campaigns={props.campaigns}
+          caption={`Links of ${p.name} with their numbers for ${props.range.label.toLowerCase()}`}
+        />
       )}
 
       <h2>Referred customers</h2>
@@ -1047,11 +1057,7 @@ function PartnerDetailPage(props: {
             ticked={new Set(edit.campaignIds)}
             error={errors.campaignIds}
             legend="Campaigns the partner may promote"
-            hint={
-              archivedHeld.length > 0
-                ? `Also holds archived ${archivedHeld.map((x) => props.campaigns.get(x) ?? x).join(', ')}: saving drops archived campaigns from the partner.`
-                : undefined
-            }
+            hint={archivedHeld.length > 0 ? `Also holds archived ${archivedHeld.map((x) => props.campaigns.get(x) ?? x).join(', ')}: saving drops archived campaigns from the partner.` : undefined}
           />
         ) : (
           <p class="hint">No live campaign to grant.</p>
@@ -1107,12 +1113,15 @@ function LinkStatsTable(props: { links: LinkStatsRow[]; baseUrl: string; currenc
         <tbody>
           {props.links.map((l) => {
             const url = `${props.baseUrl}/r/${l.slug}`;
+            const path = `/r/${l.slug}`;
             return (
               <tr data-slug={l.slug}>
                 <td class="lead link-cell">
                   <span class="copy">
                     <input id={`url-${l.id}`} class="vh" value={url} readonly tabindex="-1" aria-hidden="true" data-link-url />
-                    <Trunc text={url} />
+                    <a class="trunc" href={url} title={attr(url)} safe>
+                      {path}
+                    </a>
                     <button type="button" class="secondary small" data-copy={`#url-${l.id}`} aria-label={attr(`Copy ${url}`)}>
                       Copy
                     </button>
