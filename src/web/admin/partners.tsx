@@ -614,26 +614,28 @@ function PartnersPage(props: {
       <Done texts={DONE} done={props.done} />
       {!!props.outcome.ok && <Notice kind="ok" text={props.outcome.ok} />}
       {!!props.outcome.error && <Notice kind="error" text={props.outcome.error} />}
-      <form method="get" action={LIST} role="search" class="row partner-filter" aria-label="Filter partners">
-        <Field name="q" label="Search by email or name" type="search" value={s.q} />
-        <SelectField
-          name="status"
-          label="Status"
-          value={s.status ?? ''}
-          options={[
-            { value: '', label: 'Any' },
-            { value: 'invited', label: 'Invited' },
-            { value: 'active', label: 'Active' },
-            { value: 'revoked', label: 'Revoked' },
-          ]}
-        />
-        {s.currencies.length > 1 && <SelectField name="currency" label="Money in" value={s.currency} options={s.currencies.map((c) => ({ value: c, label: c }))} />}
-        {Object.entries({ ...rangeQuery(s.range), sort: s.query.sort, dir: s.query.dir }).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
-        <button type="submit" class="secondary">
-          Filter
-        </button>
-      </form>
-      <RangePicker action={LIST} range={s.range} keep={{ q: s.query.q, status: s.query.status, currency: s.query.currency, sort: s.query.sort, dir: s.query.dir }} />
+      <div class="tools-row">
+        <form method="get" action={LIST} role="search" class="row partner-filter" aria-label="Filter partners">
+          <Field name="q" label="Search by email or name" type="search" value={s.q} />
+          <SelectField
+            name="status"
+            label="Status"
+            value={s.status ?? ''}
+            options={[
+              { value: '', label: 'Any' },
+              { value: 'invited', label: 'Invited' },
+              { value: 'active', label: 'Active' },
+              { value: 'revoked', label: 'Revoked' },
+            ]}
+          />
+          {s.currencies.length > 1 && <SelectField name="currency" label="Money in" value={s.currency} options={s.currencies.map((c) => ({ value: c, label: c }))} />}
+          {Object.entries({ ...rangeQuery(s.range), sort: s.query.sort, dir: s.query.dir }).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
+          <button type="submit" class="secondary">
+            Filter
+          </button>
+        </form>
+        <RangePicker action={LIST} range={s.range} keep={{ q: s.query.q, status: s.query.status, currency: s.query.currency, sort: s.query.sort, dir: s.query.dir }} />
+      </div>
       <p class="caption" id="money-note" safe>
         {`Numbers for ${s.range.label.toLowerCase()}. Revenue, commissions and EPC in ${s.currency}; commissions leave reversed ones out.${
           others.length > 0 ? ` Money in ${others.join(', ')} is shown when you choose that currency.` : ''
