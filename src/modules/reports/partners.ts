@@ -166,20 +166,25 @@ async function countPartners(sql: Sql, like: string | null, status: PartnerStatu
 }
 
 /**
- * The currencies money exists in (campaign currencies, and those of commissions and attributed
- * events), the most used first: the pages' currency choice.
+ * The currencies money exists in: the campaigns' and the commissions' (a percent rule pays in the
+ * event's currency). The program's main currency first (the one most campaigns use, ties: the
+ * first campaign's), then by campaigns using them, then alphabetically: the pages' "Money in" choice. Commission currencies
+ * come from a loose index scan (one probe of commissions_currency per currency, migration 0017).
  */
 export async function moneyCurrencies(sql: Sql): Promise<string[]> {
-  const rows = await sql<{ currency: string }[]>`
-    select currency from (
-      select currency, count(*) as n from commissions group by currency
+  const rows = await sql<{ currency: string; campaigns: number }[]>`
+    with recursive seen as (
+      (select currency from commissions order by currency limit 1)
       union all
-      select currency, 0 from campaigns
-      union all
-      select currency, 0 from events where currency is not null and attribution_status = 'attributed' group by currency
-    ) c
-    group by currency
-    order by sum(n) desc, currency`;
+      select (select c.currency from commissions c where c.currency > seen.currency order by c.currency limit 1)
+      from seen where seen.currency is not null
+    ),
+    used as (
+      select currency, count(*)::int as campaigns, min(id) as oldest from campaigns group by currency
+    )
+    select coalesce(u.currency, s.currency) as currency, coalesce(u.campaigns, 0) as campaigns
+    from used u full join (select currency from seen where currency is not null) s on s.currency = u.currency
+    order by coalesce(u.campaigns, 0) desc, u.oldest nulls last, 1`;
   return rows.map((r) => r.currency);
 }
 
