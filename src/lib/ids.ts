@@ -98,3 +98,12 @@ function encodeRandom(random: Uint8Array): string {
 export function isId(kind: IdKind, value: string): boolean {
   return value.startsWith(`${ID_PREFIXES[kind]}_`) && ID_PATTERN.test(value);
 }
+
+/**
+ * The smallest id of that kind minted at `at`: `id >= idFloor(kind, t)` is `created_at >= t` for
+ * the tables whose created_at comes from the id (migrations/0013), and it can use an index that
+ * starts with (…, id), where created_at has none (reports' time ranges).
+ */
+export function idFloor(kind: IdKind, at: Date | number): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(Math.max(0, Number(at)))}${'0'.repeat(16)}`;
+}
