@@ -346,6 +346,8 @@ describe('a busy program', () => {
     // invited: not signed in yet (activatedAt null), not revoked
     expect(partners.filter((p) => p.activatedAt === null && p.revokedAt === null).length).toBe(1);
     expect(await text('#todo-invites')).toBe('1 invite pending');
+    // the link opens the partners list filtered to exactly those partners
+    expect(await page.getAttribute('#todo-invites a', 'href')).toBe('/admin/partners?status=invited');
     expect(accrued.length).toBeGreaterThan(1);
     expect(await text('#todo-commissions')).toBe(`${accrued.length} commissions waiting for approval`);
     expect(await page.getAttribute('#todo-commissions a', 'href')).toBe('/admin/commissions?status=accrued');
