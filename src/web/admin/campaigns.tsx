@@ -88,13 +88,15 @@ function readValues(form: Record<string, string>): CampaignValues & { removed: S
   const rows: RuleRow[] = [];
   const removed = new Set<number>();
   for (let i = 0; i < count; i++) {
+    // a row the script removed is not in the form at all; the rest are renumbered in order
+    if (form[`r${i}_kind`] === undefined && form[`r${i}_eventPick`] === undefined && form[`r${i}_eventType`] === undefined) continue;
     const row = blankRow();
     for (const f of RULE_FIELDS) row[f] = (form[`r${i}_${f}`] ?? (f === 'kind' ? 'percent' : '')).trim();
     const pick = (form[`r${i}_eventPick`] ?? '').trim();
     if (pick !== '' && pick !== OTHER) row.eventType = pick;
     if (row.kind === 'flat') row.percent = '';
     else row.amount = '';
-    if (form[`r${i}_remove`] === 'on') removed.add(i);
+    if (form[`r${i}_remove`] === 'on') removed.add(rows.length);
     rows.push(row);
   }
   return {
@@ -462,7 +464,7 @@ function CampaignsPage(props: {
                     <td class="num money" data-label="Revenue (30 d)" data-stat="revenue" safe>
                       {formatMoney(n?.revenue ?? 0n, c.currency)}
                     </td>
-                    <td class="num money secondary-money" data-label="Commissions (30 d)" data-stat="commissions" safe>
+                    <td class="num money" data-label="Commissions (30 d)" data-stat="commissions" safe>
                       {formatMoney(n?.commissions ?? 0n, c.currency)}
                     </td>
                   </tr>
@@ -685,7 +687,7 @@ function NumCells(props: { n: Numbers; currency: string }) {
       <td class="num" data-label="Conversions" data-stat="conversions" safe>
         {count(props.n.conversions)}
       </td>
-      <td class="num money secondary-money" data-label="Revenue" data-stat="revenue" safe>
+      <td class="num" data-label="Revenue" data-stat="revenue" safe>
         {formatMoney(props.n.revenue, props.currency)}
       </td>
       <MoneyCell amount={props.n.commissions} currency={props.currency} label="Commissions" />
@@ -841,7 +843,7 @@ function RuleRowView(props: { i: string; n: number; row: RuleRow; errors: FormEr
   const described = (f: string) => (errors[key(f)] ? `f-${key(f)}-error` : undefined);
   const invalid = (f: string) => (errors[key(f)] ? 'true' : undefined);
   return (
-    <fieldset class={problems.length ? 'rule invalid' : 'rule'} data-rule-row={i}>
+    <fieldset class={problems.length ? 'rule has-error' : 'rule'} data-rule-row={i}>
       <legend data-rule-legend>
         {props.n > 0 ? `Rule ${props.n}` : 'New rule'}
       </legend>
@@ -994,7 +996,8 @@ function RuleRowView(props: { i: string; n: number; row: RuleRow; errors: FormEr
         <ul class="rule-errors">
           {problems.map((f) => (
             <li>
-              <span class="vh" safe>{`${FIELD_NAMES[f]}: `}</span>
+              <strong safe>{FIELD_NAMES[f]}</strong>
+              {': '}
               <span class="error" id={`f-${key(f)}-error`} safe>
                 {errors[key(f)]}
               </span>
