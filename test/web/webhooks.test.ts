@@ -154,7 +154,7 @@ describe('an endpoint', () => {
     await page.goto(`${svc.url}/admin/webhooks/${ids.healthy}`);
     await page.click(`#deliveries tr[data-id="${deliveryId}"] td.lead a`);
     expect(new URL(page.url()).pathname).toBe(`/admin/webhooks/${ids.healthy}/deliveries/${deliveryId}`);
-    expect(await page.textContent('#header-event')).toBe(hook.headers['x-service-event']);
+    expect(await page.textContent('#header-event')).toBe(hook.headers['x-service-event']!);
     expect(await page.textContent('#header-delivery')).toBe(deliveryId);
     const pretty = (await page.textContent('#payload'))!;
     expect(pretty).toContain('\n  "event": "webhook.test"');
