@@ -244,6 +244,11 @@ describe('the rule editor', () => {
     const last = (await page.locator('#rules [data-rule-row]').last().getAttribute('data-rule-row'))!;
     await page.selectOption(`select[name=r${last}_eventPick]`, 'invoice_paid');
     await page.fill(`input[name=r${last}_percent]`, '10');
+    // the summary in words follows the typing (htmx redraws it from the form), warning included
+    await page.locator('#rule-summary .warn').waitFor();
+    expect(await page.locator('#rule-summary li').count()).toBe(3);
+    expect(await page.textContent('#rule-summary li[data-rule="2"] > span')).toBe('10% of every paid invoice.');
+    expect(await marked(page)).toBeNull(); // (the page was redrawn by the error answers above)
     await page.click('button:has-text("Create campaign")');
     expect(await page.textContent('.notice.ok')).toBe('Campaign created.');
     const [row] = await svc.sql`select id, rules from campaigns where name = 'Enterprise'`;
@@ -271,6 +276,14 @@ describe('the rule editor', () => {
     await screenshot(page, 'campaign-edit-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
     await page.setViewportSize(LAPTOP);
+
+    // removing the rule that never pays takes its warning out of the summary, without a reload
+    await mark(page);
+    await page.click('[data-rule-row="2"] [data-remove-rule]');
+    await page.locator('#rule-summary .warn').waitFor({ state: 'detached' });
+    expect(await page.locator('#rule-summary li').count()).toBe(2);
+    expect(await marked(page)).toBe(42);
+    expect(await svc.sql`select 1 from campaigns where id = ${createdId} and jsonb_array_length(rules) = 3`).toHaveLength(1);
   });
 
   test('with script off the editor still saves: Add another rule redraws, a custom name, the other amount ignored, a rule removed', async () => {

@@ -17,7 +17,7 @@ import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../con
 import { CsrfInput, Field, schemaErrors, type FormErrors } from '../forms';
 import { Notice, OlderLink } from '../layout';
 import { compare, comparePoints, parseRange, RangePicker, rangeQuery, rangeStart, type DateRange } from '../range';
-import { render, seeOther } from '../render';
+import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { describeTerms, STANDARD_EVENT_TYPES, EVENT_WORDS } from '../terms';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
@@ -304,6 +304,14 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
       { query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })), done: t.Optional(t.String({ maxLength: 20 })) }) },
     )
     .post(LIST, ({ request, body }) => kit.form(request, body, LIST, (page, form) => submit(page, form, null)))
+    // the editor's summary in words, redrawn as the rules are typed (htmx posts the whole form here)
+    .post(`${LIST}/summary`, ({ request, body }) =>
+      kit.form(request, body, LIST, async (_page, form) => {
+        const { removed, ...values } = readValues(form);
+        const kept = { ...values, rows: values.rows.filter((_, i) => !removed.has(i)) };
+        return fragment((<FormSummary values={kept} holdbackDefault={ctx.config.holdbackDays} />) as string);
+      }),
+    )
     .get(
       `${LIST}/:id`,
       ({ request, params, query }) => kit.page(request, (page) => withCampaign(page, params.id, async (campaign) => render(await campaignView(page, campaign, query)))),
@@ -407,7 +415,7 @@ function CampaignsPage(props: {
 }) {
   const values = props.values ?? { name: '', destinationUrl: '', currency: 'USD', holdbackDays: '', rows: [] };
   return (
-    <AdminLayout page={props.page} title="Campaigns" current={LIST} scripts={['/assets/rules.js']}>
+    <AdminLayout page={props.page} title="Campaigns" current={LIST} scripts={['/assets/htmx.js', '/assets/rules.js']}>
       <h1>Campaigns</h1>
       <Done texts={DONE} done={props.done} />
       {props.campaigns.length === 0 ? (
@@ -741,7 +749,7 @@ const eventLabel = (type: string) => (EVENT_WORDS[type] ? `${EVENT_WORDS[type].o
 function EditPage(props: { page: AdminPage; campaign: Campaign; values: CampaignValues; errors?: FormErrors; eventTypes: string[]; holdbackDefault: number }) {
   const c = props.campaign;
   return (
-    <AdminLayout page={props.page} title={`Edit ${c.name}`} current={LIST} scripts={['/assets/rules.js']}>
+    <AdminLayout page={props.page} title={`Edit ${c.name}`} current={LIST} scripts={['/assets/htmx.js', '/assets/rules.js']}>
       <p class="back">
         <a href={campaignPath(c.id)} safe>
           {`Back to ${c.name}`}
@@ -762,6 +770,22 @@ function EditPage(props: { page: AdminPage; campaign: Campaign; values: Campaign
   );
 }
 
+/** A piece of a page for htmx to swap in (no doctype), with the page headers. */
+function fragment(html: string): Response {
+  return new Response(html, {
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff' },
+  });
+}
+
+/** The form's rules in words (rows with problems left out), with the holdback typed or the default. */
+function FormSummary(props: { values: CampaignValues; errors?: FormErrors; holdbackDefault: number }) {
+  const v = props.values;
+  const currency = /^[A-Z]{3}$/.test(v.currency) ? v.currency : 'USD';
+  const holdback = /^[0-9]{1,4}$/.test(v.holdbackDays) ? Number(v.holdbackDays) : props.holdbackDefault;
+  const rules = summaryRules(v, props.errors);
+  return <TermsSummary rules={rules} terms={describeTerms({ rules, currency, holdbackDays: holdback })} id="rule-summary" />;
+}
+
 function CampaignForm(props: {
   page: AdminPage;
   action: string;
@@ -777,12 +801,20 @@ function CampaignForm(props: {
   // every rule row, plus one empty row for a new rule
   const rows = v.rows.length === 0 || !isBlank(v.rows[v.rows.length - 1]!) ? [...v.rows, blankRow()] : v.rows;
   const currency = /^[A-Z]{3}$/.test(v.currency) ? v.currency : 'the campaign currency';
-  const holdback = /^[0-9]{1,4}$/.test(v.holdbackDays) ? Number(v.holdbackDays) : props.holdbackDefault;
-  const rules = summaryRules(v, props.errors);
-  const terms = describeTerms({ rules, currency: /^[A-Z]{3}$/.test(v.currency) ? v.currency : 'USD', holdbackDays: holdback });
   const errorCount = Object.keys(e).length;
   return (
-    <form method="post" action={props.action} novalidate id="campaign-form" class="campaign-form">
+    <form
+      method="post"
+      action={props.action}
+      novalidate
+      id="campaign-form"
+      class="campaign-form"
+      hx-post={`${LIST}/summary`}
+      hx-trigger="change delay:200ms, input delay:500ms, rules-changed"
+      hx-target="#rule-summary"
+      hx-swap="outerHTML"
+      hx-sync="this:replace"
+    >
       <CsrfInput token={props.page.csrf} />
       {errorCount > 0 && (
         <Notice kind="error" text={e._form ?? `${errorCount === 1 ? 'One field needs' : `${errorCount} fields need`} attention; nothing was saved.`} />
@@ -817,7 +849,7 @@ function CampaignForm(props: {
       </div>
       <section class="summary" aria-labelledby="summary-title">
         <h3 id="summary-title">In plain words</h3>
-        <TermsSummary rules={rules} terms={terms} id="rule-summary" />
+        <FormSummary values={v} errors={props.errors} holdbackDefault={props.holdbackDefault} />
       </section>
       <div class="actions">
         <button type="submit" safe>

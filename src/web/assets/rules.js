@@ -3,7 +3,8 @@
    show and the server reads the one the kind needs):
    - [data-add-rule] appends a copy of <template id="rule-template"> (its "__i__" becomes the next row
      number, [data-rule-count] counts the rows) instead of posting the form;
-   - [data-remove-rule] removes its row;
+   - [data-remove-rule] removes its row (and tells the form "rules-changed", on which htmx redraws
+     the summary in words; typing and choosing redraw it too);
    - [data-kind] shows only the [data-kind-field] of the chosen kind;
    - [data-event-pick] shows the custom name input ([data-event-other]) only for "Other". */
 (function () {
@@ -78,6 +79,8 @@
       var form = remove.form || row.closest('form');
       row.remove();
       renumber(list);
+      // the summary in words follows (htmx listens for this on the form)
+      if (form) form.dispatchEvent(new CustomEvent('rules-changed', { bubbles: true }));
       var again = form && form.querySelector('[data-add-rule]');
       if (again) again.focus();
     }
