@@ -12,7 +12,6 @@ import { CreateCampaignBody } from '../../modules/campaigns/model';
 import { Rule as RuleSchema, type Rule } from '../../modules/campaigns/rules';
 import { createCampaign, destinationProblem, findCampaign, listCampaigns, updateCampaign, type Campaign } from '../../modules/campaigns/service';
 import { campaignLinks, campaignNumbers, campaignPartners, campaignTotals, seenEventTypes, type CampaignNumbers, type Numbers } from '../../modules/reports/campaigns';
-import { DAY } from '../../lib/time';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CsrfInput, Field, schemaErrors, type FormErrors } from '../forms';
 import { Notice, OlderLink } from '../layout';
@@ -207,9 +206,9 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
   async function listView(page: AdminPage, input: { cursor?: string; values?: CampaignValues; errors?: FormErrors; done?: string }) {
     const p = readPage({ cursor: input.cursor }, 'campaign');
     const { items, nextCursor } = paginate(await listCampaigns(ctx.sql, p), p.limit);
-    const end = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) + DAY);
+    const last30 = parseRange({ range: '30d' });
     const [numbers, types] = await Promise.all([
-      campaignNumbers(ctx.sql, { campaignIds: items.map((c) => c.id), start: new Date(end.getTime() - 30 * DAY), end }),
+      campaignNumbers(ctx.sql, { campaignIds: items.map((c) => c.id), start: rangeStart(last30), end: last30.end }),
       eventTypes(),
     ]);
     return (
@@ -297,6 +296,14 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
     ) as string;
   }
 
+  /** The archive (or unarchive) confirmation as a page: no script, a direct visit, or an unconfirmed post. */
+  const archivePage = (page: AdminPage, campaign: Campaign) =>
+    render(
+      <AdminLayout page={page} title={campaign.name} current={LIST}>
+        <ConfirmPanel {...archiveConfirm(campaign, page.csrf)} back={campaignPath(campaign.id)} />
+      </AdminLayout>,
+    );
+
   return new Elysia({ detail: { hide: true } })
     .get(
       LIST,
@@ -329,16 +336,7 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
     )
     .get(
       `${LIST}/:id/archive`,
-      ({ request, params }) =>
-        kit.page(request, (page) =>
-          withCampaign(page, params.id, async (campaign) =>
-            render(
-              <AdminLayout page={page} title={campaign.name} current={LIST}>
-                <ConfirmPanel {...archiveConfirm(campaign, page.csrf)} back={campaignPath(campaign.id)} />
-              </AdminLayout>,
-            ),
-          ),
-        ),
+      ({ request, params }) => kit.page(request, (page) => withCampaign(page, params.id, async (campaign) => archivePage(page, campaign))),
       { params: Params },
     )
     .post(
@@ -347,7 +345,7 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
         kit.form(request, body, campaignPath(params.id), (page, form) =>
           withCampaign(page, params.id, async (campaign) => {
             // archiving stops new links: nothing changes until the confirmation is posted
-            if (!isConfirmed(form)) return seeOther(archivePath(campaign.id));
+            if (!isConfirmed(form)) return archivePage(page, campaign);
             const archived = campaign.archivedAt === null;
             await updateCampaign(ctx.sql, campaign.id, { archived });
             return seeOther(`${campaignPath(campaign.id)}?done=${archived ? 'archived' : 'unarchived'}`);
@@ -563,7 +561,14 @@ function CampaignPage(props: {
             versus={versus}
           />
           <Kpi id="kpi-revenue" label="Revenue" value={formatMoney(cur.revenue, c.currency)} change={change(cur.revenue, prev?.revenue)} versus={versus} />
-          <Kpi id="kpi-commissions" label="Commissions" value={formatMoney(cur.commissions, c.currency)} change={change(cur.commissions, prev?.commissions)} versus={versus} />
+          <Kpi
+            id="kpi-commissions"
+            label="Commissions"
+            value={formatMoney(cur.commissions, c.currency)}
+            change={change(cur.commissions, prev?.commissions)}
+            versus={versus}
+            href={href('/admin/commissions', { campaignId: c.id })}
+          />
           <Kpi id="kpi-epc" label="Earnings per click" value={epc(cur, c.currency)} change={change(curEpc, prev ? prevEpc : undefined)} versus={versus} />
         </ul>
         {others.length > 0 && (
