@@ -526,7 +526,7 @@ function CampaignPage(props: {
       </p>
       <div class="page-head">
         <h1 safe>{c.name}</h1>
-        <div class="actions">
+        <div class="actions own-actions">
           <a class="button" href={editPath(c.id)}>
             Edit campaign
           </a>

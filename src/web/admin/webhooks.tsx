@@ -506,7 +506,7 @@ function EndpointPage(props: {
         <dt>Created</dt>
         <dd safe>{day(ep.createdAt)}</dd>
       </dl>
-      <div class="actions">
+      <div class="actions own-actions">
         <form method="post" action={`${base}/test`}>
           <CsrfInput token={props.page.csrf} />
           <button type="submit">Send test</button>
