@@ -314,6 +314,15 @@ describe('the rule editor', () => {
       { eventType: 'team_invite_sent', kind: 'percent', percent: 5 },
     ]);
     await screenshot(plain, 'campaign-page-noscript-1366');
+
+    // a bad value on an existing campaign: shown beside its field, the saved rules untouched
+    await plain.goto(`${svc.url}/admin/campaigns/${createdId}/edit`);
+    await plain.fill('input[name=r0_percent]', '0');
+    await plain.fill('input[name=holdbackDays]', 'soon');
+    await plain.click('button:has-text("Save campaign")');
+    expect(await plain.textContent('#f-r0_percent-error')).toBe('more than 0 and at most 100');
+    expect(await plain.textContent('#f-holdbackDays-error')).toBe('a whole number of days, 0 to 3650 (empty: the default)');
+    expect((await svc.sql`select rules from campaigns where id = ${createdId}`)[0]!.rules).toEqual(row!.rules);
     await context.close();
   });
 });
