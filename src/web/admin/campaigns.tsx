@@ -467,7 +467,7 @@ function CampaignsPage(props: {
                     <td class="num" data-label="Conversions (30 d)" data-stat="conversions" safe>
                       {count(n?.conversions ?? 0)}
                     </td>
-                    <td class="num money" data-label="Revenue (30 d)" data-stat="revenue" safe>
+                    <td class="num" data-label="Revenue (30 d)" data-stat="revenue" safe>
                       {formatMoney(n?.revenue ?? 0n, c.currency)}
                     </td>
                     <td class="num money" data-label="Commissions (30 d)" data-stat="commissions" safe>
