@@ -11,6 +11,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'copy.js': { file: 'assets/copy.js', type: 'text/javascript; charset=utf-8' },
   'ui.js': { file: 'assets/ui.js', type: 'text/javascript; charset=utf-8' },
   'link-builder.js': { file: 'assets/link-builder.js', type: 'text/javascript; charset=utf-8' },
+  'rules.js': { file: 'assets/rules.js', type: 'text/javascript; charset=utf-8' },
   // htmx from our own dependencies (never a CDN); pages that swap parts of themselves list it
   'htmx.js': { file: Bun.resolveSync('htmx.org/dist/htmx.min.js', import.meta.dir), type: 'text/javascript; charset=utf-8' },
   // the page layouts link the SVG; /favicon.ico is for browsers and tools that ask for it anyway

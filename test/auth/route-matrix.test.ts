@@ -95,6 +95,7 @@ const RULES: Record<string, AuthRule> = {
   'GET /webhooks/:id/deliveries/:deliveryId': 'webhooks:read',
   'POST /webhooks/:id/test': 'webhooks:write',
   'POST /webhooks/:id/deliveries/:deliveryId/retry': 'webhooks:write',
+  'POST /webhooks/:id/rotate-secret': 'webhooks:write',
   'POST /campaigns': 'campaigns:write',
   'GET /campaigns': { scope: 'campaigns:read', ...P },
   'GET /campaigns/:id': { scope: 'campaigns:read', ...P },

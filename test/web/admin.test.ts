@@ -291,7 +291,7 @@ describe('campaigns', () => {
     await page.fill('input[name=name]', 'Enterprise');
     await page.fill('input[name=destinationUrl]', 'nope');
     await page.fill('input[name=currency]', 'EUR');
-    await page.fill('input[name=r0_eventType]', 'invoice_paid');
+    await page.selectOption('select[name=r0_eventPick]', 'invoice_paid');
     await page.fill('input[name=r0_percent]', '150');
     await page.click('button:has-text("Create campaign")');
     expect(await page.textContent('#f-destinationUrl-error')).toBe('must be an absolute http or https URL');
@@ -302,9 +302,11 @@ describe('campaigns', () => {
     await page.fill('input[name=r0_maxOccurrences]', '12');
     await page.click('button:has-text("Add another rule")');
     // a flat rule without an amount: the API's own rule check answers beside the amount field
+    await page.selectOption('select[name=r1_eventPick]', '__other');
     await page.fill('input[name=r1_eventType]', 'seat_added');
     await page.selectOption('select[name=r1_kind]', 'flat');
     await page.fill('input[name=r1_durationDays]', '365');
+    await page.click('[data-rule-row="1"] .rule-match summary');
     await page.fill('textarea[name=r1_match]', 'plan=pro\nannual=true\nseats=3');
     await page.click('button:has-text("Create campaign")');
     expect(await page.textContent('#f-r1_amount-error')).toBe('required for flat rules');
@@ -321,25 +323,28 @@ describe('campaigns', () => {
       { eventType: 'invoice_paid', kind: 'percent', percent: 25, maxOccurrences: 12 },
       { eventType: 'seat_added', kind: 'flat', amount: '5', durationDays: 365, match: { plan: 'pro', annual: true, seats: 3 } },
     ]);
+    await screenshot(page, 'admin-campaign');
     // the editor shows the saved rules again
-    expect(await page.inputValue('input[name=r1_eventType]')).toBe('seat_added');
+    await page.goto(`${svc.url}/admin/campaigns/${id}/edit`);
+    expect(await page.inputValue('select[name=r1_eventPick]')).toBe('seat_added');
     // (jsonb keeps its own key order)
     expect((await page.inputValue('textarea[name=r1_match]')).split('\n').sort()).toEqual(['annual=true', 'plan=pro', 'seats=3']);
-    await screenshot(page, 'admin-campaign');
   });
 
-  test('edit: remove a rule and save; archive and unarchive', async () => {
-    await page.goto(`${svc.url}/admin/campaigns/${id}`);
-    await page.check('input[name=r0_remove]');
+  test('edit: remove a rule and save; archive and unarchive, each confirmed', async () => {
+    await page.goto(`${svc.url}/admin/campaigns/${id}/edit`);
+    await page.click('[data-rule-row="0"] [data-remove-rule]');
     await page.click('button:has-text("Save campaign")');
     expect(await page.textContent('.notice.ok')).toBe('Campaign saved.');
     const [row] = await svc.sql`select rules from campaigns where id = ${id}`;
     expect(row!.rules.map((r: { eventType: string }) => r.eventType)).toEqual(['seat_added']);
 
-    await page.click('button:has-text("Archive campaign")');
+    await page.click('a[data-dialog=archive-dialog]');
+    await page.click('dialog#archive-dialog button:has-text("Archive campaign")');
     expect(await page.textContent('#campaign-status')).toBe('Archived');
     expect((await svc.sql`select archived_at from campaigns where id = ${id}`)[0]!.archived_at).not.toBeNull();
-    await page.click('button:has-text("Unarchive campaign")');
+    await page.click('a[data-dialog=archive-dialog]');
+    await page.click('dialog#archive-dialog button:has-text("Unarchive campaign")');
     expect(await page.textContent('#campaign-status')).toBe('Live');
     expect((await svc.sql`select archived_at from campaigns where id = ${id}`)[0]!.archived_at).toBeNull();
   });
@@ -477,7 +482,7 @@ describe('phone and keyboard', () => {
     const { context, page: phone } = await newPage(browser, { phone: true });
     await context.addCookies(await page.context().cookies());
     const [endpoint] = await svc.sql`select id from webhook_endpoints`;
-    for (const path of ['/admin', '/admin/partners', `/admin/partners/${partnerId}`, '/admin/commissions', '/admin/payouts', `/admin/campaigns/${campaignId}`, '/admin/settings', `/admin/webhooks/${endpoint!.id}`, '/admin/api-keys']) {
+    for (const path of ['/admin', '/admin/partners', `/admin/partners/${partnerId}`, '/admin/commissions', '/admin/payouts', `/admin/campaigns/${campaignId}`, `/admin/campaigns/${campaignId}/edit`, '/admin/settings', `/admin/webhooks/${endpoint!.id}`, '/admin/api-keys']) {
       const res = await phone.goto(`${svc.url}${path}`);
       expect(res!.status()).toBe(200);
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -29,6 +29,7 @@ let partner: BrowserContext;
 let adaId: string;
 let campaignId: string;
 let endpointId: string;
+let deliveryId: string;
 let accruedId: string;
 let pendingPayoutId: string;
 
@@ -85,7 +86,9 @@ beforeAll(async () => {
 
   // a webhook endpoint with a failed delivery, and an API key
   ({ id: endpointId } = await registerEndpoint(svc, `${receiver.url}hooks/partnerd/billing-service-with-a-long-path`, ['*'], 'Billing'));
-  expect((await svc.api('POST', `/webhooks/${endpointId}/test`)).status).toBeLessThan(300);
+  const sent = await svc.api('POST', `/webhooks/${endpointId}/test`);
+  expect(sent.status).toBeLessThan(300);
+  deliveryId = sent.body.id;
   await svc.deliverWebhooks();
   expect((await svc.api('POST', '/v1/api-keys', { body: { name: 'Billing backend', scopes: ['events:write', 'partners:read', 'commissions:read'] } })).status).toBe(201);
 }, 120_000);
@@ -106,8 +109,10 @@ const adminPages = () => [
   `/admin/payouts/${pendingPayoutId}/mark-paid`,
   '/admin/campaigns',
   `/admin/campaigns/${campaignId}`,
+  `/admin/campaigns/${campaignId}/edit`,
   '/admin/webhooks',
   `/admin/webhooks/${endpointId}`,
+  `/admin/webhooks/${endpointId}/deliveries/${deliveryId}`,
   '/admin/api-keys',
   '/admin/settings',
 ];

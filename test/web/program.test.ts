@@ -43,7 +43,7 @@ describe('the program, run from the browser', () => {
     await admin.fill('input[name=name]', 'Pro plan');
     await admin.fill('input[name=destinationUrl]', 'https://app.example.com/signup');
     await admin.fill('input[name=currency]', 'USD');
-    await admin.fill('input[name=r0_eventType]', 'invoice_paid');
+    await admin.selectOption('select[name=r0_eventPick]', 'invoice_paid');
     await admin.fill('input[name=r0_percent]', '20');
     await admin.click('button:has-text("Create campaign")');
     expect(await admin.textContent('.notice.ok')).toBe('Campaign created.');

@@ -24,6 +24,7 @@ import {
   listDeliveries,
   listEndpoints,
   retryDelivery,
+  rotateSecret,
   testSend,
   updateEndpoint,
 } from './service';
@@ -98,6 +99,12 @@ export function webhookRoutes(ctx: AppContext) {
       query: TestQuery,
       response: WebhookResponses.test,
       detail: { summary: 'Send webhook.test (or a sample of ?event=<type>) now; answers the delivery record' },
+    })
+    .post('/webhooks/:id/rotate-secret', ({ params }) => rotateSecret(ctx.sql, params.id), {
+      auth: 'webhooks:write',
+      params: EndpointParams,
+      response: WebhookResponses.rotate,
+      detail: { summary: 'Replace the signing secret; the new one is shown only in this answer' },
     })
     .post(
       '/webhooks/:id/deliveries/:deliveryId/retry',

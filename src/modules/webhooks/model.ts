@@ -80,6 +80,15 @@ export const CreatedEndpoint = t.Object({
   secret: t.String({ description: 'The signing secret (`whsec_…`): shown here once, never again.', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
 });
 
+/** The answer of a secret rotation: the endpoint and its new secret, shown only here. */
+export const RotatedSecret = t.Object({
+  endpoint: EndpointRecord,
+  secret: t.String({
+    description: 'The new signing secret (`whsec_…`): shown here once. The old secret stops verifying at once; update receivers first.',
+    examples: ['whsec_3m5R0tAtEdSeCrEtExAmPlE0000000000000000='],
+  }),
+});
+
 export const EndpointList = listOf('endpoints', EndpointRecord);
 
 /** One delivery attempt of one envelope to one endpoint (DESIGN "Webhooks"). */
@@ -116,4 +125,5 @@ export const WebhookResponses = {
   delivery: { 200: DeliveryRecord, ...errors(400, 401, 403, 404) },
   test: { 200: DeliveryRecord, ...errors(400, 401, 403, 404, 413) },
   retry: { 200: DeliveryRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  rotate: { 200: RotatedSecret, ...errors(400, 401, 403, 404, 413) },
 };

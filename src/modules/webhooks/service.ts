@@ -155,6 +155,20 @@ export async function updateEndpoint(
   return toEndpoint(row);
 }
 
+/**
+ * Replaces the endpoint's signing secret and answers the new one (shown this once). Every send
+ * reads the secret when it signs, so the next attempt, retries of older events included, is signed
+ * with the new secret; the old one stops verifying at once.
+ */
+export async function rotateSecret(sql: Sql, id: string): Promise<{ endpoint: Endpoint; secret: string }> {
+  await endpointRow(sql, id);
+  const secret = newSecret();
+  const [row] = await sql<EndpointRow[]>`
+    update webhook_endpoints set secret = ${secret}, updated_at = now() where id = ${id} returning ${ENDPOINT_COLUMNS(sql)}`;
+  if (!row) throw notFound('webhook endpoint');
+  return { endpoint: toEndpoint(row), secret };
+}
+
 /** Soft delete (active=false, history kept) or, with hard, removes the endpoint and its delivery log. */
 export async function deleteEndpoint(sql: Sql, id: string, hard: boolean): Promise<Endpoint | null> {
   await endpointRow(sql, id);

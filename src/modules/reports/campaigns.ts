@@ -1,0 +1,267 @@
+// Numbers for the admin campaign and webhook pages: a campaign's clicks, conversions, revenue and
+// commissions in a date range (whole campaigns, per partner, per link), the event types seen, and
+// per-endpoint webhook health with the exact bodies that were sent.
+import type { Sql } from '../../db';
+import { envelopeBody } from '../webhooks/service';
+
+/** A half-open time range [start, end). */
+export type Span = { start: Date; end: Date };
+
+/**
+ * What a campaign (or a partner or link in it) did in a range. A conversion is an attributed event,
+ * counted once however many touches it had; revenue sums those events' values; commissions sum the
+ * commissions accrued in the range that are not reversed. Money is integer minor units.
+ */
+export type Numbers = { clicks: number; conversions: number; revenue: bigint; commissions: bigint };
+
+/** Money per currency (percent commissions are in the event's currency, flat ones in the campaign's). */
+export type CurrencyMoney = { currency: string; revenue: bigint; commissions: bigint };
+
+export type CampaignNumbers = Numbers & { campaignId: string; partners: number; money: CurrencyMoney[] };
+
+const ZERO: Numbers = { clicks: 0, conversions: 0, revenue: 0n, commissions: 0n };
+
+/**
+ * Per campaign of `campaignIds`: partners holding it (now), and the range's numbers. `revenue` and
+ * `commissions` are in the campaign's own currency; `money` lists every currency (campaign's first).
+ */
+export async function campaignNumbers(sql: Sql, input: { campaignIds: string[] } & Span): Promise<Map<string, CampaignNumbers>> {
+  const out = new Map<string, CampaignNumbers>();
+  if (input.campaignIds.length === 0) return out;
+  const { start, end } = input;
+  const ids = input.campaignIds;
+  const counts = sql<{ id: string; partners: number; clicks: number; conversions: number }[]>`
+    with k as (
+      select l.campaign_id, count(*)::int as n from links l join clicks c on c.link_id = l.id
+      where l.campaign_id = any(${ids}) and c.created_at >= ${start} and c.created_at < ${end} group by 1
+    ),
+    v as (
+      select campaign_id, count(distinct event_id)::int as n from attributions
+      where campaign_id = any(${ids}) and created_at >= ${start} and created_at < ${end} group by 1
+    ),
+    p as (select campaign_id, count(*)::int as n from partner_campaigns where campaign_id = any(${ids}) group by 1)
+    select c.id, coalesce(p.n, 0) as partners, coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions
+    from campaigns c
+    left join p on p.campaign_id = c.id left join k on k.campaign_id = c.id left join v on v.campaign_id = c.id
+    where c.id = any(${ids})`;
+  const money = sql<{ campaign_id: string; currency: string; revenue: bigint; commissions: bigint }[]>`
+    with r as (
+      select x.campaign_id, e.currency, sum(e.amount)::bigint as n
+      from (select distinct campaign_id, event_id from attributions
+            where campaign_id = any(${ids}) and created_at >= ${start} and created_at < ${end}) x
+      join events e on e.id = x.event_id
+      where e.amount is not null
+      group by 1, 2
+    ),
+    m as (
+      select campaign_id, currency, sum(amount)::bigint as n from commissions
+      where campaign_id = any(${ids}) and created_at >= ${start} and created_at < ${end} and status <> 'reversed'
+      group by 1, 2
+    )
+    select coalesce(r.campaign_id, m.campaign_id) as campaign_id, coalesce(r.currency, m.currency) as currency,
+           coalesce(r.n, 0)::bigint as revenue, coalesce(m.n, 0)::bigint as commissions
+    from r full join m on m.campaign_id = r.campaign_id and m.currency = r.currency`;
+  const [countRows, moneyRows, currencies] = await Promise.all([
+    counts,
+    money,
+    sql<{ id: string; currency: string }[]>`select id, currency from campaigns where id = any(${ids})`,
+  ]);
+  const currencyOf = new Map(currencies.map((c) => [c.id, c.currency]));
+  for (const row of countRows) {
+    out.set(row.id, { campaignId: row.id, partners: row.partners, clicks: row.clicks, conversions: row.conversions, revenue: 0n, commissions: 0n, money: [] });
+  }
+  for (const row of moneyRows) {
+    const entry = out.get(row.campaign_id);
+    if (!entry) continue;
+    const m = { currency: row.currency, revenue: BigInt(row.revenue), commissions: BigInt(row.commissions) };
+    if (row.currency === currencyOf.get(row.campaign_id)) {
+      entry.revenue = m.revenue;
+      entry.commissions = m.commissions;
+      entry.money.unshift(m);
+    } else entry.money.push(m);
+  }
+  return out;
+}
+
+/** The numbers of one campaign (zeros for an unknown id). */
+export async function campaignTotals(sql: Sql, input: { campaignId: string } & Span): Promise<CampaignNumbers> {
+  const found = (await campaignNumbers(sql, { campaignIds: [input.campaignId], start: input.start, end: input.end })).get(input.campaignId);
+  return found ?? { campaignId: input.campaignId, partners: 0, money: [], ...ZERO };
+}
+
+export type CampaignPartner = Numbers & { id: string; name: string; email: string; status: 'pending' | 'active' | 'revoked' };
+
+/**
+ * The partners holding a campaign, with their numbers in it for the range (money in the campaign's
+ * currency): the `limit` with the most commissions, then clicks; `total` counts them all.
+ */
+export async function campaignPartners(
+  sql: Sql,
+  input: { campaignId: string; currency: string; limit: number } & Span,
+): Promise<{ partners: CampaignPartner[]; total: number }> {
+  const { campaignId: id, start, end, currency } = input;
+  const rows = await sql<
+    { id: string; name: string; email: string; status: CampaignPartner['status']; clicks: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
+  >`
+    with k as (
+      select c.partner_id, count(*)::int as n from links l join clicks c on c.link_id = l.id
+      where l.campaign_id = ${id} and c.created_at >= ${start} and c.created_at < ${end} group by 1
+    ),
+    x as (
+      select distinct partner_id, event_id from attributions
+      where campaign_id = ${id} and created_at >= ${start} and created_at < ${end}
+    ),
+    v as (
+      select x.partner_id, count(*)::int as n, coalesce(sum(e.amount) filter (where e.currency = ${currency}), 0)::bigint as revenue
+      from x join events e on e.id = x.event_id group by 1
+    ),
+    m as (
+      select partner_id, sum(amount)::bigint as n from commissions
+      where campaign_id = ${id} and created_at >= ${start} and created_at < ${end} and status <> 'reversed' and currency = ${currency}
+      group by 1
+    )
+    select p.id, p.name, p.email,
+           case when p.revoked_at is not null then 'revoked' when p.activated_at is not null then 'active' else 'pending' end as status,
+           coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
+           coalesce(m.n, 0)::bigint as commissions, count(*) over ()::int as total
+    from partner_campaigns pc
+    join partners p on p.id = pc.partner_id
+    left join k on k.partner_id = p.id left join v on v.partner_id = p.id left join m on m.partner_id = p.id
+    where pc.campaign_id = ${id}
+    order by coalesce(m.n, 0) desc, coalesce(k.n, 0) desc, p.name, p.id
+    limit ${input.limit}`;
+  return {
+    total: rows[0]?.total ?? 0,
+    partners: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      status: r.status,
+      clicks: r.clicks,
+      conversions: r.conversions,
+      revenue: BigInt(r.revenue),
+      commissions: BigInt(r.commissions),
+    })),
+  };
+}
+
+export type CampaignLink = Numbers & { id: string; slug: string; partnerId: string; partnerName: string };
+
+/**
+ * A campaign's share links with their numbers for the range (money in the campaign's currency): the
+ * `limit` with the most clicks, then the newest; `total` counts them all. A conversion belongs to the
+ * link of the click its attribution credits.
+ */
+export async function campaignLinks(
+  sql: Sql,
+  input: { campaignId: string; currency: string; limit: number } & Span,
+): Promise<{ links: CampaignLink[]; total: number }> {
+  const { campaignId: id, start, end, currency } = input;
+  const rows = await sql<
+    { id: string; slug: string; partner_id: string; partner_name: string; clicks: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
+  >`
+    with k as (
+      select c.link_id, count(*)::int as n from links l join clicks c on c.link_id = l.id
+      where l.campaign_id = ${id} and c.created_at >= ${start} and c.created_at < ${end} group by 1
+    ),
+    a as (
+      select a.id, a.event_id, c.link_id from attributions a join clicks c on c.id = a.click_id
+      where a.campaign_id = ${id} and a.created_at >= ${start} and a.created_at < ${end}
+    ),
+    v as (
+      select x.link_id, count(*)::int as n, coalesce(sum(e.amount) filter (where e.currency = ${currency}), 0)::bigint as revenue
+      from (select distinct link_id, event_id from a) x join events e on e.id = x.event_id group by 1
+    ),
+    m as (
+      select a.link_id, sum(m.amount)::bigint as n from commissions m join a on a.id = m.attribution_id
+      where m.status <> 'reversed' and m.currency = ${currency} group by 1
+    )
+    select l.id, l.slug, l.partner_id, p.name as partner_name,
+           coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
+           coalesce(m.n, 0)::bigint as commissions, count(*) over ()::int as total
+    from links l
+    join partners p on p.id = l.partner_id
+    left join k on k.link_id = l.id left join v on v.link_id = l.id left join m on m.link_id = l.id
+    where l.campaign_id = ${id}
+    order by coalesce(k.n, 0) desc, l.id desc
+    limit ${input.limit}`;
+  return {
+    total: rows[0]?.total ?? 0,
+    links: rows.map((r) => ({
+      id: r.id,
+      slug: r.slug,
+      partnerId: r.partner_id,
+      partnerName: r.partner_name,
+      clicks: r.clicks,
+      conversions: r.conversions,
+      revenue: BigInt(r.revenue),
+      commissions: BigInt(r.commissions),
+    })),
+  };
+}
+
+/**
+ * Event types the rule editor offers besides the standard ones: the types of the newest 10,000
+ * events (bounded, by primary key: the events table is the largest) and those campaign rules name.
+ */
+export async function seenEventTypes(sql: Sql, input: { exclude: string[] }): Promise<string[]> {
+  const rows = await sql<{ type: string }[]>`
+    select type from (select type from events order by id desc limit 10000) recent
+    union
+    select r ->> 'eventType' from campaigns c, jsonb_array_elements(c.rules) r
+    order by 1
+    limit 200`;
+  return rows.map((r) => r.type).filter((t) => t && !input.exclude.includes(t));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+export type EndpointHealth = {
+  endpointId: string;
+  /** The newest attempt (pending ones too). */
+  last: { status: 'pending' | 'succeeded' | 'failed'; at: string } | null;
+  /** Finished attempts among the newest 50, and how many of them succeeded. */
+  finished: number;
+  succeeded: number;
+  /** Failed finished attempts since the last success (within the newest 50). */
+  failingStreak: number;
+};
+
+/** Health per endpoint from its newest 50 delivery attempts (one query, the endpoint index). */
+export async function endpointHealth(sql: Sql, endpointIds: string[]): Promise<Map<string, EndpointHealth>> {
+  const out = new Map<string, EndpointHealth>();
+  if (endpointIds.length === 0) return out;
+  const rows = await sql<{ endpoint_id: string; status: 'pending' | 'succeeded' | 'failed'; created_at: Date; rn: number }[]>`
+    select e.id as endpoint_id, d.status, d.created_at, d.rn
+    from unnest(${endpointIds}::text[]) as e(id)
+    cross join lateral (
+      select status, created_at, row_number() over (order by id desc)::int as rn
+      from webhook_deliveries where endpoint_id = e.id order by id desc limit 50
+    ) d
+    order by e.id, d.rn`;
+  for (const id of endpointIds) out.set(id, { endpointId: id, last: null, finished: 0, succeeded: 0, failingStreak: 0 });
+  // a streak counts failures from the newest attempt back to the first success
+  const streakOpen = new Set(endpointIds);
+  for (const row of rows) {
+    const h = out.get(row.endpoint_id)!;
+    if (row.rn === 1) h.last = { status: row.status, at: row.created_at.toISOString() };
+    if (row.status === 'pending') continue;
+    h.finished++;
+    if (row.status === 'succeeded') {
+      h.succeeded++;
+      streakOpen.delete(row.endpoint_id);
+    } else if (streakOpen.has(row.endpoint_id)) h.failingStreak++;
+  }
+  return out;
+}
+
+/** The exact request bodies sent for these deliveries (the envelope is the same for every attempt). */
+export async function deliveryBodies(sql: Sql, deliveryIds: string[]): Promise<Map<string, string>> {
+  if (deliveryIds.length === 0) return new Map();
+  const rows = await sql<{ id: string; event_id: string; type: string; created_at: Date; data: string }[]>`
+    select d.id, ev.id as event_id, ev.type, ev.created_at, ev.data::text as data
+    from webhook_deliveries d join webhook_events ev on ev.id = d.event_id
+    where d.id = any(${deliveryIds})`;
+  return new Map(rows.map((r) => [r.id, envelopeBody({ id: r.event_id, type: r.type, created_at: r.created_at, data: r.data })]));
+}
