@@ -1,0 +1,86 @@
+// The dashboard queries bench/dashboard.ts times: what the admin overview, partners, campaign and
+// commission pages and the partner portal run on each view, for the default range (30 days) and a long
+// one (12 months). The partner and campaign are the busiest of the seed, so each reads the most rows.
+import type { Sql } from '../src/db';
+import { campaignLinks, campaignNumbers, campaignPartners, seenEventTypes } from '../src/modules/reports/campaigns';
+import { moneySeries, onboardingState, overviewCurrency, overviewTotals, todoCounts, topPartners } from '../src/modules/reports/overview';
+import { linkStats, moneyCurrencies, partnerCounts, partnerMoney, partnerStats, referredCustomers } from '../src/modules/reports/partners';
+import { partnerBalances, partnerDailyEarnings, partnerPeriodTotals } from '../src/modules/reports/portal';
+
+/** Indexes added for the dashboards (migrations 0015-0017); the bench drops them for its floor. */
+export const REPORTING_INDEXES = ['events_occurred_at', 'attributions_campaign', 'commissions_campaign', 'commissions_currency'];
+
+const DAY = 86_400_000;
+const now = new Date();
+const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY);
+const RANGES = {
+  '30 d': { start: new Date(tomorrow.getTime() - 30 * DAY), end: tomorrow },
+  '12 m': { start: new Date(tomorrow.getTime() - 365 * DAY), end: tomorrow },
+};
+const previousOf = (r: { start: Date; end: Date }) => ({ start: new Date(2 * r.start.getTime() - r.end.getTime()), end: r.start });
+
+let busiest: { partnerId: string; campaignId: string } | undefined;
+async function subjects(sql: Sql) {
+  if (!busiest) {
+    const [row] = await sql<{ partner_id: string; campaign_id: string }[]>`
+      select partner_id, campaign_id from commissions group by 1, 2 order by count(*) desc limit 1`;
+    busiest = { partnerId: row!.partner_id, campaignId: row!.campaign_id };
+  }
+  return busiest;
+}
+
+export const DASHBOARD_QUERIES: { name: string; run: (sql: Sql) => Promise<unknown> }[] = [
+  { name: 'overview: main currency', run: (sql) => overviewCurrency(sql) },
+  { name: 'overview: to-do counts', run: (sql) => todoCounts(sql) },
+  { name: 'overview: setup checklist', run: (sql) => onboardingState(sql) },
+  { name: 'partners: currencies', run: (sql) => moneyCurrencies(sql) },
+  { name: 'campaign editor: seen event types', run: (sql) => seenEventTypes(sql, { exclude: [] }) },
+  { name: 'portal: balances', run: async (sql) => partnerBalances(sql, (await subjects(sql)).partnerId) },
+  { name: 'partner page: referred customers', run: async (sql) => referredCustomers(sql, { partnerId: (await subjects(sql)).partnerId, currency: 'USD', limit: 25, offset: 0 }) },
+  ...Object.entries(RANGES).flatMap(([label, range]) => [
+    { name: `overview: totals and previous, ${label}`, run: (sql: Sql) => Promise.all([overviewTotals(sql, range), overviewTotals(sql, previousOf(range))]) },
+    { name: `overview: money chart, ${label}`, run: (sql: Sql) => moneySeries(sql, { ...range, currency: 'USD', bucket: label === '30 d' ? 'day' : 'week' }) },
+    { name: `overview: top partners, ${label}`, run: (sql: Sql) => topPartners(sql, { ...range, currency: 'USD', limit: 10 }) },
+    {
+      name: `partners list by commissions, ${label}`,
+      run: (sql: Sql) => partnerStats(sql, { span: range, currency: 'USD', sort: { key: 'commissions', dir: 'desc' }, limit: 50, offset: 0 }),
+    },
+    {
+      name: `partners list newest first, ${label}`,
+      run: (sql: Sql) => partnerStats(sql, { span: range, currency: 'USD', sort: { key: 'created', dir: 'desc' }, limit: 50, offset: 0 }),
+    },
+    {
+      name: `partner page: counts, money, links, ${label}`,
+      run: async (sql: Sql) => {
+        const { partnerId } = await subjects(sql);
+        return Promise.all([
+          partnerCounts(sql, { partnerId, span: range, previous: previousOf(range) }),
+          partnerMoney(sql, { partnerId, span: range }),
+          linkStats(sql, { partnerId, span: range, currency: 'USD', limit: 100 }),
+        ]);
+      },
+    },
+    {
+      name: `campaign page: numbers, partners, links, ${label}`,
+      run: async (sql: Sql) => {
+        const { campaignId } = await subjects(sql);
+        return Promise.all([
+          campaignNumbers(sql, { campaignIds: [campaignId], ...range }),
+          campaignNumbers(sql, { campaignIds: [campaignId], ...previousOf(range) }),
+          campaignPartners(sql, { campaignId, currency: 'USD', limit: 50, ...range }),
+          campaignLinks(sql, { campaignId, currency: 'USD', limit: 50, ...range }),
+        ]);
+      },
+    },
+    {
+      name: `portal home: totals and earnings chart, ${label}`,
+      run: async (sql: Sql) => {
+        const { partnerId } = await subjects(sql);
+        return Promise.all([
+          partnerPeriodTotals(sql, { partnerId, currency: 'USD', ...range, previous: previousOf(range) }),
+          partnerDailyEarnings(sql, { partnerId, currency: 'USD', ...range }),
+        ]);
+      },
+    },
+  ]),
+];

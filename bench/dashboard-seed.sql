@@ -1,0 +1,73 @@
+-- Seed for bench/dashboard.ts: a program a year old. :partners partners over 5 campaigns, 5 links
+-- each, :clicks clicks and :events conversion events spread over 365 days; 60% of the events are
+-- attributed (one touch, one commission, in every status). Ids are minted for their moment, so the
+-- generated created_at columns fall where a real year of traffic would put them.
+
+-- `<prefix>_<10 base32 chars of epoch ms><16 chars>`: the id shape of src/lib/ids.ts for time `at`
+create function pg_temp.bench_id(prefix text, at timestamptz, n bigint) returns text language sql immutable as $$
+  select prefix || '_' ||
+    (select string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz', (((extract(epoch from at) * 1000)::bigint >> (5 * (9 - i))) & 31)::int + 1, 1), '' order by i)
+     from generate_series(0, 9) i) ||
+    lpad(n::text, 16, '0')
+$$;
+
+insert into campaigns (id, name, destination_url, currency, rules)
+select pg_temp.bench_id('cmp', now() - interval '400 days', c), format('Campaign %s', c), 'https://shop.example.com/', 'USD',
+       '[{"eventType":"invoice_paid","kind":"percent","percent":20}]'
+from generate_series(0, 4) c;
+
+insert into partners (id, email, name, activated_at)
+select pg_temp.bench_id('ptn', now() - interval '390 days' + (p % 300) * interval '1 day', p), format('p%s@example.com', p), format('Partner %s', p), now() - interval '300 days'
+from generate_series(0, :partners - 1) p;
+
+create temp table bench_partners as select row_number() over (order by id) - 1 as n, id from partners;
+create temp table bench_campaigns as select row_number() over (order by id) - 1 as n, id from campaigns;
+
+insert into links (id, slug, partner_id, campaign_id)
+select pg_temp.bench_id('lnk', now() - interval '380 days', l), format('l-%s', l), p.id, c.id
+from generate_series(0, :partners * 5 - 1) l
+join bench_partners p on p.n = l / 5
+join bench_campaigns c on c.n = l % 5;
+
+create temp table bench_links as select row_number() over (order by id) - 1 as n, id, partner_id, campaign_id from links;
+
+-- clicks: uniform over the year, link chosen by a multiplicative hash so partners differ
+insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent)
+select pg_temp.bench_id('clk', now() - (k::double precision / :clicks) * interval '365 days', k), l.id, l.partner_id, l.campaign_id, 'h', 'bench'
+from generate_series(1, :clicks) k
+join bench_links l on l.n = (k * 2654435761) % (:partners * 5);
+
+insert into events (id, user_id, type, amount, currency, occurred_at, attribution_status, attribution_model)
+select pg_temp.bench_id('evt', t, e), format('u%s', e % (:events / 3)), case when e % 4 = 0 then 'signup' else 'invoice_paid' end,
+       case when e % 4 = 0 then null else 1000 + (e % 9000) end, case when e % 4 = 0 then null else 'USD' end,
+       t, case when e % 5 < 3 then 'attributed' else 'no_click' end, case when e % 5 < 3 then 'last_click' end
+from generate_series(1, :events) e, lateral (select now() - (e::double precision / :events) * interval '365 days' as t) x;
+
+insert into attributions (id, event_id, user_id, click_id, partner_id, campaign_id, model, weight)
+select pg_temp.bench_id('att', e.created_at, row_number() over ()), e.id, e.user_id, 'clk_none', l.partner_id, l.campaign_id, 'last_click', 1
+from events e
+join bench_links l on l.n = (hashtext(e.user_id)::bigint & 2147483647) % (:partners * 5)
+where e.attribution_status = 'attributed';
+
+insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency, event_type, event_value, status, holdback_days, approved_at, paid_at, reversed_at)
+select pg_temp.bench_id('com', a.created_at, row_number() over ()), a.id, e.id, a.partner_id, a.campaign_id, e.user_id,
+       coalesce(e.amount, 0) / 5, 'USD', e.type, e.amount, s.status, 30,
+       case when s.status in ('approved', 'paid') then a.created_at + interval '30 days' end,
+       case when s.status = 'paid' then a.created_at + interval '35 days' end,
+       case when s.status = 'reversed' then a.created_at + interval '3 days' end
+from attributions a
+join events e on e.id = a.event_id,
+lateral (select case
+  when a.created_at > now() - interval '30 days' then (case when hashtext(a.id) % 10 = 0 then 'reversed' else 'accrued' end)
+  when hashtext(a.id) % 10 = 0 then 'reversed'
+  when a.created_at > now() - interval '60 days' then 'approved'
+  else 'paid' end as status) s;
+
+insert into referrals (user_id, model, started_at)
+select user_id, 'last_click', min(occurred_at) from events where attribution_status = 'attributed' group by user_id;
+
+insert into referral_touches (user_id, position, click_id, partner_id, campaign_id, weight_num, weight_den)
+select r.user_id, 0, 'clk_none', l.partner_id, l.campaign_id, 1, 1
+from referrals r join bench_links l on l.n = (hashtext(r.user_id)::bigint & 2147483647) % (:partners * 5);
+
+vacuum analyze;
