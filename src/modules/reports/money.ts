@@ -1,11 +1,12 @@
 // Reads behind the admin money pages: commissions, payouts and conversion events as sortable, counted
 // pages and CSV exports; the totals a bulk action or a payout run is about to move (its preview).
 // Sorting goes through fixed allow-lists (SORTS); every amount stays in minor units (bigint).
+import { createHash } from 'node:crypto';
 import type { Sql, Tx } from '../../db';
 import { csvStream } from '../../lib/csv';
 import { formatMinor } from '../../lib/money';
 import { iso } from '../../lib/time';
-import { isDue, payableGroups } from '../../workflows/run-payouts';
+import { isDue, payableGroups } from '../payouts/due';
 import { COMMISSION_COLUMNS, toCommission, type Commission, type CommissionRow, type CommissionStatus } from '../commissions/service';
 import { PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutStatus, type PayoutView } from '../payouts/service';
 
@@ -35,11 +36,12 @@ function commissionWhere(sql: Tx, f: CommissionFilter) {
     ${f.campaignId ? sql`and c.campaign_id = ${f.campaignId}` : sql``}`;
 }
 
-export type CommissionListed = Commission & { partnerName: string; campaignName: string };
+/** A commission with its partner's and campaign's names, and its amount in minor units. */
+export type CommissionListed = Commission & { partnerName: string; campaignName: string; amountMinor: bigint };
 
 type CommissionListRow = CommissionRow & { partner_name: string; partner_email: string; campaign_name: string };
 
-const listedCommission = (r: CommissionListRow): CommissionListed => ({ ...toCommission(r), partnerName: r.partner_name, campaignName: r.campaign_name });
+const listedCommission = (r: CommissionListRow): CommissionListed => ({ ...toCommission(r), partnerName: r.partner_name, campaignName: r.campaign_name, amountMinor: r.amount });
 
 /** One page of the filtered commissions, sorted, and how many match in all. */
 export async function commissionPage(
@@ -107,7 +109,7 @@ export function commissionsCsv(sql: Sql, filter: CommissionFilter): ReadableStre
 
 export type PayoutFilter = { status?: PayoutStatus };
 
-export type PayoutListed = PayoutView & { partnerName: string };
+export type PayoutListed = PayoutView & { partnerName: string; amountMinor: bigint };
 
 type PayoutListRow = PayoutRow & { partner_name: string };
 
@@ -128,7 +130,7 @@ export async function payoutPage(
       offset ${input.offset} limit ${input.limit}`,
     sql<{ n: number }[]>`select count(*)::int as n from payouts p where true ${where}`,
   ]);
-  return { rows: rows.map((r) => ({ ...payoutView(r), partnerName: r.partner_name })), total: count!.n };
+  return { rows: rows.map((r) => ({ ...payoutView(r), partnerName: r.partner_name, amountMinor: r.amount })), total: count!.n };
 }
 
 export async function anyPayout(sql: Sql): Promise<boolean> {
@@ -144,7 +146,7 @@ export async function payoutsByIds(sql: Sql, ids: string[]): Promise<PayoutListe
     from payouts p join partners pt on pt.id = p.partner_id
     where p.id = any(${ids}::text[])
     order by p.id desc`;
-  return rows.map((r) => ({ ...payoutView(r), partnerName: r.partner_name }));
+  return rows.map((r) => ({ ...payoutView(r), partnerName: r.partner_name, amountMinor: r.amount }));
 }
 
 /** One partner's line of a payout run preview. */
@@ -214,7 +216,8 @@ export async function previewRun(sql: Sql, minPayout: string): Promise<RunPrevie
 
 /** A short text that changes when what a run would pay changes: posted with the confirmation. */
 export function fingerprint(preview: RunPreview): string {
-  return preview.lines.map((l) => `${l.partnerId}:${l.currency}:${l.amount}:${l.commissionCount}:${l.clawbackCount}`).join('|');
+  const text = preview.lines.map((l) => `${l.partnerId}:${l.currency}:${l.amount}:${l.commissionCount}:${l.clawbackCount}`).sort().join('|');
+  return createHash('sha256').update(text).digest('base64url');
 }
 
 /** Sums per currency (count = how many items), by currency code. */
