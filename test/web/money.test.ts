@@ -333,3 +333,198 @@ describe('payouts: the run', () => {
     await shot(page, 'payouts-1366');
   });
 });
+
+describe('payouts: settling', () => {
+  const pay = async (partner: string, currency: string) =>
+    (await svc.sql`select id from payouts where partner_id = ${partner} and currency = ${currency} order by id desc limit 1`)[0]!.id as string;
+  const payoutStatuses = async () => Object.fromEntries((await svc.sql`select id, status from payouts`).map((r) => [r.id, r.status]));
+
+  test('bulk mark paid: the confirmation names counts and totals; exactly the ticked pending payouts become paid', async () => {
+    const [annUsd, benEur, benUsd] = [await pay(partners.ann, 'USD'), await pay(partners.ben, 'EUR'), await pay(partners.ben, 'USD')];
+    await page.goto(`${svc.url}/admin/payouts?sort=amount&dir=desc`);
+    const order = await page.locator('#payouts tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    expect(order).toEqual([benUsd, annUsd, benEur]); // 90.00, 72.00, 40.00
+    expect(await page.textContent('.pager .range-count')).toBe('1–3 of 3');
+    await page.check(`#payouts tr[data-id="${annUsd}"] input[name=ids]`);
+    await page.check(`#payouts tr[data-id="${benEur}"] input[name=ids]`);
+    expect(await page.textContent('[data-bulk-count]')).toBe('2 selected');
+    await page.click('[data-bulk-bar] button:has-text("Mark paid…")');
+    expect(await page.textContent('h1')).toBe('Mark 2 payouts paid (40.00 EUR + 72.00 USD)');
+    expect(Object.values(await payoutStatuses())).toEqual(['pending', 'pending', 'pending']);
+    await page.click('a:has-text("Cancel")');
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('amount');
+    expect(Object.values(await payoutStatuses())).toEqual(['pending', 'pending', 'pending']);
+
+    await page.check(`#payouts tr[data-id="${annUsd}"] input[name=ids]`);
+    await page.check(`#payouts tr[data-id="${benEur}"] input[name=ids]`);
+    await page.click('[data-bulk-bar] button:has-text("Mark paid…")');
+    await page.click('button:has-text("Mark 2 payouts paid (40.00 EUR + 72.00 USD)")');
+    expect(await page.textContent('.notice.ok')).toBe('Marked 2 payouts paid.');
+    expect(await payoutStatuses()).toEqual({ [annUsd]: 'paid', [benEur]: 'paid', [benUsd]: 'pending' });
+  });
+
+  test('mark failed without script: its confirm page asks what went wrong; the commissions become payable again', async () => {
+    const benUsd = await pay(partners.ben, 'USD');
+    const p = await plain.newPage();
+    await p.goto(`${svc.url}/admin/payouts`);
+    await p.click(`#payouts tr[data-id="${benUsd}"] button.more`);
+    await p.click('[popover]:popover-open a:has-text("Mark failed…")');
+    expect(await p.textContent('h1')).toBe('Mark 90.00 USD to Ben Baker failed');
+    expect((await svc.sql`select status from payouts where id = ${benUsd}`)[0]!.status).toBe('pending');
+    await p.click('a:has-text("Cancel")');
+    expect(new URL(p.url()).pathname).toBe(`/admin/payouts/${benUsd}`);
+    expect((await svc.sql`select status from payouts where id = ${benUsd}`)[0]!.status).toBe('pending');
+    await p.goto(`${svc.url}/admin/payouts/${benUsd}/mark-failed`);
+    await shot(p, 'payout-fail-confirm-1366');
+    await p.fill('input[name=reason]', 'Account closed');
+    await p.click('button:has-text("Mark 90.00 USD failed")');
+    expect(await p.textContent('.notice.ok')).toBe('Payout marked failed: its commissions are payable again in the next run.');
+    expect(await p.textContent('#payout-status')).toBe('Failed');
+    expect(await p.getAttribute('#payout-status', 'title')).toBe('Failed: Account closed. Its commissions go into the next payout run');
+    const [row] = await svc.sql`select status, failure_reason, settled_by from payouts where id = ${benUsd}`;
+    expect(row).toEqual({ status: 'failed', failure_reason: 'Account closed', settled_by: `admin:${ADMIN}` });
+    expect(await statuses([c.ben1!, c.ben2!])).toEqual({ [c.ben1!]: 'approved', [c.ben2!]: 'approved' });
+    // the failed payout still lists what it held
+    expect(await p.locator('#commissions tbody tr').count()).toBe(2);
+    await p.close();
+  });
+
+  test('a second run pays the released commissions; mark paid in the dialog with a reference', async () => {
+    await page.goto(`${svc.url}/admin/payouts`);
+    await page.click('a:has-text("Run payouts now…")');
+    const before = (await svc.sql`select max(id) as id from payouts`)[0]!.id as string;
+    const preview = await previewLines(page, 'dialog#run-payouts');
+    await page.click('dialog#run-payouts button:has-text("Pay 90.00 USD to 1 partner")');
+    expect(await page.textContent('.notice.ok')).toBe('Payout run finished: 1 payout created.');
+    expect(preview).toEqual(await payoutLinesInDb({ after: before }));
+
+    const benUsd = await pay(partners.ben, 'USD');
+    await page.click(`#payouts tr[data-id="${benUsd}"] button.more`);
+    await page.click('[popover]:popover-open a:has-text("Mark paid…")');
+    const dialog = page.locator('dialog[open]');
+    expect(await dialog.locator('h2').textContent()).toBe('Mark 90.00 USD paid to Ben Baker');
+    expect((await svc.sql`select status from payouts where id = ${benUsd}`)[0]!.status).toBe('pending');
+    await page.screenshot({ path: `${ARTIFACTS}money-mark-paid-dialog-1366.png` });
+    await dialog.locator('input[name=reference]').fill('SEPA-77');
+    await dialog.locator('button:has-text("Mark 90.00 USD paid")').click();
+    expect(await page.textContent('.notice.ok')).toBe('Payout marked paid.');
+    const [row] = await svc.sql`select status, provider_reference from payouts where id = ${benUsd}`;
+    expect(row).toEqual({ status: 'paid', provider_reference: 'SEPA-77' });
+  });
+
+  test('the payout page lists its commissions with links to their events', async () => {
+    const annUsd = await pay(partners.ann, 'USD');
+    await page.goto(`${svc.url}/admin/payouts`);
+    await page.click(`#payouts tr[data-id="${annUsd}"] td[data-label=Date] a`);
+    expect(await page.textContent('h1')).toBe('72.00 USD to Ann Archer');
+    expect(await page.textContent('#payout-status')).toBe('Paid');
+    const ids = await page.locator('#commissions tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    const inDb = await svc.sql`select id from commissions where payout_id = ${annUsd} order by id desc`;
+    expect(ids).toEqual(inDb.map((r) => r.id));
+    await shot(page, 'payout-detail-1366');
+    await page.click(`#commissions tr[data-id="${c.ann3}"] td.lead a`);
+    expect(new URL(page.url()).pathname).toMatch(/^\/admin\/events\/evt_/);
+    expect(await page.textContent('h1')).toBe('invoice_paid from u-ann-3');
+  });
+});
+
+describe('events', () => {
+  test('newest first with attribution, partners and commission; filters; sorting; the CSV equals the filtered list', async () => {
+    await page.goto(`${svc.url}/admin/events`);
+    const all = await svc.sql`select id from events order by id desc`;
+    expect(await page.locator('#events tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(all.map((r) => r.id));
+    expect(await page.textContent('.pager .range-count')).toBe(`1–${all.length} of ${all.length}`);
+    const [ben3] = await svc.sql`select event_id from commissions where id = ${c.ben3!}`;
+    const row = page.locator(`#events tr[data-id="${ben3!.event_id}"]`);
+    expect(await row.locator('td.money').first().textContent()).toBe('200.00 EUR');
+    expect(await row.locator('.badge').textContent()).toBe('Attributed');
+    expect(await row.locator('td[data-label=Partners]').textContent()).toBe('Ben Baker');
+    expect(await row.locator('td[data-label=Commission]').textContent()).toBe('40.00 EUR');
+    await shot(page, 'events-1366');
+
+    await page.selectOption('select[name=status]', 'no_identity');
+    await page.click('form[aria-label="Filter events"] button');
+    expect(await page.locator('#events tbody tr').count()).toBe(1);
+    expect(await page.textContent('#events tbody tr .badge')).toBe('No identity');
+    expect(await page.textContent('#events tbody tr td[data-label=User]')).toBe('walk-in');
+
+    await page.goto(`${svc.url}/admin/events?type=invoice_paid&sort=amount&dir=desc`);
+    const listed = await page.locator('#events tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    const byAmount = await svc.sql`select id from events where type = 'invoice_paid' order by amount desc nulls last, id desc`;
+    expect(listed).toEqual(byAmount.map((r) => r.id));
+    const href = await page.getAttribute('#csv', 'href');
+    expect(href).toBe('/admin/events.csv?type=invoice_paid');
+    const csv = await page.evaluate(async (path) => (await fetch(path!)).text(), href);
+    const [head, ...lines] = csv.trim().split('\r\n');
+    expect(head).toBe('event_id,received_at,occurred_at,type,user_id,currency,amount,attribution_status,attribution_model,partner_ids,partner_names,commission_currency,commission_amount');
+    expect(lines.map((l) => l.split(',')[0]).sort()).toEqual([...listed].sort() as string[]);
+    const line = lines.find((l) => l.startsWith(ben3!.event_id))!.split(',');
+    expect([line[5], line[6], line[7], line[10], line[11], line[12]]).toEqual(['EUR', '200.00', 'attributed', 'Ben Baker', 'EUR', '40.00']);
+
+    // a range with nothing in it: no match, with Clear filters
+    await page.goto(`${svc.url}/admin/events?range=custom&from=2020-01-01&to=2020-01-31`);
+    expect(await page.textContent('.empty-state .empty-title')).toBe('No event matches');
+  });
+
+  test('an event page shows its attributions, the referral touches and its commissions', async () => {
+    const [ev] = await svc.sql`select event_id from commissions where id = ${c.ann1!}`;
+    await page.goto(`${svc.url}/admin/events/${ev!.event_id}`);
+    expect(await page.textContent('h1')).toBe('invoice_paid from u-ann-1');
+    expect(await page.textContent('#event-status')).toBe('Attributed');
+    expect(await page.textContent('#attributions tbody')).toContain('Ann Archer');
+    expect(await page.textContent('#touches tbody')).toContain('Ann Archer');
+    const commission = page.locator(`#commissions tr[data-id="${c.ann1}"]`);
+    expect(await commission.locator('td.money').textContent()).toBe('9.80 USD');
+    expect(await commission.locator('.badge').textContent()).toBe('Reversed');
+    await shot(page, 'event-detail-1366');
+    const res = await page.goto(`${svc.url}/admin/events/evt_nothing`);
+    expect(res!.status()).toBe(404);
+    expect(await page.textContent('h1')).toBe('No such event');
+  });
+});
+
+describe('the look', () => {
+  const pages = async () => {
+    const [payout] = await svc.sql`select id from payouts where status = 'failed'`;
+    const [ev] = await svc.sql`select event_id from commissions where id = ${c.ben3!}`;
+    return [
+      '/admin/commissions',
+      `/admin/commissions/bulk?action=reverse&ids=${c.cy1}&ids=${c.ann2}`,
+      `/admin/commissions/${c.cy1}/reverse`,
+      '/admin/payouts',
+      '/admin/payouts/run',
+      `/admin/payouts/${payout!.id}`,
+      `/admin/payouts/${payout!.id}/mark-failed`,
+      '/admin/events',
+      `/admin/events/${ev!.event_id}`,
+    ];
+  };
+  for (const size of [LAPTOP, PHONE]) {
+    test(`every money page at ${size.width} px: no sideways scroll, badges and money on one line`, async () => {
+      const context = await browser.newContext({ viewport: size, isMobile: size === PHONE, hasTouch: size === PHONE, storageState: await admin.storageState() });
+      const p = await context.newPage();
+      for (const path of await pages()) {
+        const res = await p.goto(`${svc.url}${path}`);
+        expect({ path, status: res!.status() }).toEqual({ path, status: 200 });
+        const name = path.replace(/\/[a-z]{3}_[A-Za-z0-9]+/g, '-id').replace(/\?.*$/, '').replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
+        await shot(p, `${name}-${size.width}`);
+        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect({ path, overflow }).toEqual({ path, overflow: 0 });
+        const wrapped = await p.evaluate(() =>
+          Array.from(document.querySelectorAll('main .badge, main td.money'))
+            .filter((el) => el.getClientRects().length > 0)
+            .map((el) => {
+              const range = document.createRange();
+              range.selectNodeContents(el);
+              return { text: el.textContent, lines: new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top))).size };
+            })
+            .filter((m) => m.lines > 1),
+        );
+        expect({ path, wrapped }).toEqual({ path, wrapped: [] });
+        // no form inside a table row
+        expect({ path, forms: await p.locator('tr form').count() }).toEqual({ path, forms: 0 });
+      }
+      await context.close();
+    });
+  }
+});
