@@ -337,6 +337,24 @@ function PayoutFacts(props: { payout: PayoutListed }) {
       )}
       <dt>Created</dt>
       <dd safe>{day(p.createdAt)}</dd>
+      {!!p.paidAt && (
+        <>
+          <dt>Paid</dt>
+          <dd safe>{day(p.paidAt)}</dd>
+        </>
+      )}
+      {!!p.providerReference && (
+        <>
+          <dt>Reference</dt>
+          <dd safe>{p.providerReference}</dd>
+        </>
+      )}
+      {!!p.failedAt && (
+        <>
+          <dt>Failed</dt>
+          <dd safe>{`${day(p.failedAt)}: ${p.failureReason ?? ''}`}</dd>
+        </>
+      )}
     </dl>
   );
 }
@@ -554,13 +572,7 @@ function PayoutPage(props: { page: AdminPage; payout: PayoutListed; commissions:
         {badge.title}
       </p>
       <PayoutFacts payout={p} />
-      {!!p.providerReference && (
-        <p safe>{`Reference: ${p.providerReference}`}</p>
-      )}
-      {!!p.failureReason && (
-        <p class="reason" safe>{`Failed: ${p.failureReason}`}</p>
-      )}
-      <h2>{p.status === 'failed' ? 'Commissions it held (now payable again)' : 'Commissions'}</h2>
+      <h2>{p.status === 'failed' ? 'Commissions it held (released when it failed)' : 'Commissions'}</h2>
       {props.commissions.length === 0 ? (
         <p class="empty">No commissions.</p>
       ) : (
