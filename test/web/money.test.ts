@@ -415,7 +415,7 @@ describe('payouts: settling', () => {
   test('the payout page lists its commissions with links to their events', async () => {
     const annUsd = await pay(partners.ann, 'USD');
     await page.goto(`${svc.url}/admin/payouts`);
-    await page.click(`#payouts tr[data-id="${annUsd}"] td[data-label=Date] a`);
+    await page.click(`#payouts tr[data-id="${annUsd}"] td.lead a`);
     expect(await page.textContent('h1')).toBe('72.00 USD to Ann Archer');
     expect(await page.textContent('#payout-status')).toBe('Paid');
     const ids = await page.locator('#commissions tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));

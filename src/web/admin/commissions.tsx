@@ -438,33 +438,45 @@ function ReversePage(props: { page: AdminPage; commission: CommissionListed; vie
       <p class="back">
         <a href={listHref}>Commissions</a>
       </p>
-      <ConfirmPanel
-        title={`Reverse ${amount} for ${c.partnerName}`}
-        action={href(`${LIST}/${encodeURIComponent(c.id)}/reverse`, props.view)}
-        button={`Reverse ${amount}`}
-        csrf={props.page.csrf}
-        back={listHref}
-        danger
-      >
-        <dl class="facts">
-          <dt>Status</dt>
-          <dd>
-            <Badge {...commissionBadge(c)} />
-          </dd>
-          <dt>Event</dt>
-          <dd>
-            <a href={eventHref(c.eventId)} safe>
-              {c.eventType}
+      {!canTransition('reverse', c.status) ? (
+        <section class="confirm-page">
+          <h1 safe>{`Reverse ${amount} for ${c.partnerName}`}</h1>
+          <Notice kind="error" text="This commission is already reversed." />
+          <p>
+            <a class="button secondary" href={listHref}>
+              Back to the list
             </a>
-          </dd>
-          <dt>Campaign</dt>
-          <dd safe>{c.campaignName}</dd>
-          <dt>Date</dt>
-          <dd safe>{c.createdAt.slice(0, 10)}</dd>
-        </dl>
-        {canTransition('reverse', c.status) ? <p>{REVERSE_TEXT}</p> : <Notice kind="error" text={`This commission is ${c.status}: it cannot be reversed.`} />}
-        <Field name="reason" label="Reason" hint="Refund, chargeback, fraud…" value={props.reason} error={props.error} required />
-      </ConfirmPanel>
+          </p>
+        </section>
+      ) : (
+        <ConfirmPanel
+          title={`Reverse ${amount} for ${c.partnerName}`}
+          action={href(`${LIST}/${encodeURIComponent(c.id)}/reverse`, props.view)}
+          button={`Reverse ${amount}`}
+          csrf={props.page.csrf}
+          back={listHref}
+          danger
+        >
+          <dl class="facts">
+            <dt>Status</dt>
+            <dd>
+              <Badge {...commissionBadge(c)} />
+            </dd>
+            <dt>Event</dt>
+            <dd>
+              <a href={eventHref(c.eventId)} safe>
+                {c.eventType}
+              </a>
+            </dd>
+            <dt>Campaign</dt>
+            <dd safe>{c.campaignName}</dd>
+            <dt>Date</dt>
+            <dd safe>{c.createdAt.slice(0, 10)}</dd>
+          </dl>
+          <p>{REVERSE_TEXT}</p>
+          <Field name="reason" label="Reason" hint="Refund, chargeback, fraud…" value={props.reason} error={props.error} required />
+        </ConfirmPanel>
+      )}
     </AdminLayout>
   );
 }

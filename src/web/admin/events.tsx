@@ -119,7 +119,7 @@ export function eventRoutes(ctx: AppContext, kit: AdminKit) {
 
 function Commissions(props: { list: { currency: string; amount: bigint }[] }) {
   return (
-    <td class="num money" data-label="Commission" safe>
+    <td class="num" data-label="Commission" safe>
       {props.list.length === 0 ? '–' : totalsText(props.list)}
     </td>
   );

@@ -126,11 +126,23 @@ export function payoutRoutes(ctx: AppContext, kit: AdminKit) {
         <p class="back">
           <a href={payoutHref(payout.id)}>Payout</a>
         </p>
-        <ConfirmPanel {...settleConfirm(payout, kind, page.csrf)} back={payoutHref(payout.id)}>
-          <PayoutFacts payout={payout} />
-          {payout.status !== 'pending' && <Notice kind="error" text={`This payout is already ${payout.status}.`} />}
-          <SettleBody kind={kind} idPrefix="f" value={input.value} error={input.error} />
-        </ConfirmPanel>
+        {payout.status === 'pending' ? (
+          <ConfirmPanel {...settleConfirm(payout, kind, page.csrf)} back={payoutHref(payout.id)}>
+            <PayoutFacts payout={payout} />
+            <SettleBody kind={kind} idPrefix="f" value={input.value} error={input.error} />
+          </ConfirmPanel>
+        ) : (
+          <section class="confirm-page">
+            <h1 safe>{settleConfirm(payout, kind, page.csrf).title}</h1>
+            <Notice kind="error" text={`This payout is already ${payout.status}: only a pending payout can be marked ${kind}.`} />
+            <PayoutFacts payout={payout} />
+            <p>
+              <a class="button secondary" href={payoutHref(payout.id)}>
+                Back to the payout
+              </a>
+            </p>
+          </section>
+        )}
       </AdminLayout>,
       { status },
     );

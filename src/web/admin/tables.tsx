@@ -1,11 +1,12 @@
 // Tables several admin pages share: commissions, payouts, links. One line per row (badges, money and
-// dates never wrap, long names end in an ellipsis); row actions sit in a "⋯" menu after the table;
+// dates never wrap, long names end in an ellipsis); a payout row's lead cell opens the payout, a
+// commission's event cell its event; row actions sit in a "⋯" menu after the table;
 // on phones each row is a card whose labels come from data-label (style.css).
 import type { Children } from '@kitajs/html';
 import type { Commission } from '../../modules/commissions/service';
 import type { Link } from '../../modules/links/service';
 import type { PayoutView } from '../../modules/payouts/service';
-import { attr, Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort } from '../ui';
+import { Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort } from '../ui';
 import { day } from './kit';
 
 /** Ids to names for the tables' partner and campaign columns. */
@@ -243,7 +244,7 @@ export function PayoutsTable(props: {
                   )}
                   {!props.onePartner && (
                     <td class="lead">
-                      <Trunc text={partner} href={partnerHref(p.partnerId)} />
+                      <Trunc text={partner} href={payoutHref(p.id)} />
                     </td>
                   )}
                   {props.onePartner ? (
@@ -253,10 +254,8 @@ export function PayoutsTable(props: {
                       </a>
                     </td>
                   ) : (
-                    <td data-label="Date">
-                      <a href={payoutHref(p.id)} title="Open the payout" safe>
-                        {day(p.createdAt)}
-                      </a>
+                    <td data-label="Date" safe>
+                      {day(p.createdAt)}
                     </td>
                   )}
                   <MoneyCell amount={p.amount} currency={p.currency} />
