@@ -30,6 +30,8 @@ const ADMIN_PAGES = () => [
   `/admin/partners/${malloryId}`,
   '/admin/commissions',
   '/admin/payouts',
+  '/admin/payouts/run',
+  '/admin/events',
   '/admin/campaigns',
   '/admin/settings',
   '/admin/webhooks',
@@ -138,6 +140,8 @@ describe('CSRF', () => {
 describe('XSS', () => {
   test('markup in names, reasons, event types and labels renders as text on every admin page', async () => {
     const [camp] = await svc.sql`select id from campaigns`;
+    const [payout] = await svc.sql`select id from payouts`;
+    const commissions = await svc.sql`select id, event_id from commissions where partner_id = ${malloryId} order by id`;
     const pages = [
       '/admin',
       '/admin/partners',
@@ -145,6 +149,12 @@ describe('XSS', () => {
       `/admin/partners?q=${encodeURIComponent('<script>')}`,
       '/admin/commissions',
       '/admin/payouts',
+      '/admin/payouts/run',
+      `/admin/payouts/${payout!.id}`,
+      `/admin/payouts/${payout!.id}/mark-failed`,
+      `/admin/commissions/bulk?action=reverse&ids=${commissions[1]!.id}`,
+      '/admin/events',
+      `/admin/events/${commissions[0]!.event_id}`,
       '/admin/campaigns',
       `/admin/campaigns/${camp!.id}`,
       '/admin/webhooks',
