@@ -191,5 +191,6 @@ describe('XSS', () => {
     expect(await admin.inputValue('input[name=q]')).toBe('<script>');
     expect(await admin.textContent('#partners')).toContain(XSS_NAME);
     expect(dialogs).toBe(0);
-  });
+    // seventeen pages, each loaded and photographed: more than one browser step's 30 s on a loaded machine
+  }, 90_000);
 });

@@ -528,3 +528,27 @@ describe('the look', () => {
     });
   }
 });
+
+describe('payouts: a run that nets a clawback', () => {
+  test('the preview nets the open clawback exactly as the run does', async () => {
+    // Ann's paid 50.00 is reversed: a clawback she owes; she earns 80.00 more; Cy's 5.00 grows past the minimum
+    expect((await svc.api('POST', `/v1/commissions/${c.ann3}/reverse`, { body: { reason: 'Chargeback after payout' } })).status).toBe(200);
+    for (const [partner, user, amount] of [[partners.ann, 'u-ann-6', 40000], [partners.cy, 'u-cy-4', 5000]] as const) {
+      const id = await sale(partner, usd, user, amount);
+      expect((await svc.api('POST', `/v1/commissions/${id}/approve`)).status).toBe(200);
+    }
+    const before = (await svc.sql`select max(id) as id from payouts`)[0]!.id as string;
+    const p = await plain.newPage();
+    await p.goto(`${svc.url}/admin/payouts/run`);
+    expect(await p.textContent('h1')).toBe('Pay 45.00 USD to 2 partners');
+    const preview = await previewLines(p, '');
+    expect(preview[`${partners.ann}:USD`]).toEqual({ amount: '30.00 USD', count: '1 − 1 clawback' });
+    expect(await svc.sql`select 1 from payouts where id > ${before}`).toHaveLength(0);
+    await shot(p, 'payout-run-clawback-1366');
+    await p.click('button:has-text("Pay 45.00 USD to 2 partners")');
+    expect(await p.textContent('.notice.ok')).toBe('Payout run finished: 2 payouts created.');
+    const made = await svc.sql`select partner_id, currency, amount, commission_count, clawback_count from payouts where id > ${before}`;
+    expect(Object.fromEntries(made.map((r) => [`${r.partner_id}:${r.currency}`, { amount: formatMoney(r.amount, r.currency), count: r.clawback_count > 0 ? `${r.commission_count} − ${r.clawback_count} clawback` : String(r.commission_count) }]))).toEqual(preview);
+    await p.close();
+  });
+});

@@ -268,9 +268,7 @@ export function PayoutsTable(props: {
                   <td data-label="Paid" safe>
                     {day(p.paidAt)}
                   </td>
-                  <td data-label="Reference">
-                    <Trunc text={p.providerReference ?? ''} />
-                  </td>
+                  <td data-label="Reference">{p.providerReference ? <Trunc text={p.providerReference} /> : ''}</td>
                   {!!props.actions && (menu ? <MenuButton menu={menuId('po', p.id)} label={`Actions for ${partner}'s payout`} /> : <td class="act"></td>)}
                 </tr>
               );
