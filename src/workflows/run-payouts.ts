@@ -8,8 +8,9 @@ import type { Tx } from '../db';
 import { LOCKS, withAdvisoryLock } from '../db/lock';
 import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
-import { exponentOf, majorToMinorCeil } from '../lib/money';
+import { exponentOf } from '../lib/money';
 import { TRANSITIONS } from '../modules/commissions/lifecycle';
+import { isDue, payableGroups } from '../modules/payouts/due';
 import { markPayoutFailed, markPayoutPaid, PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutView } from '../modules/payouts/service';
 import { idBase } from '../modules/webhooks/bulk-events';
 import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../modules/webhooks/outbox';
@@ -85,46 +86,12 @@ export async function payEligiblePartners(ctx: AppContext, options: RunOptions):
   return created.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/**
- * Whether a partner's net (approved commissions minus open clawbacks) in one currency is paid by a
- * run: above zero and at least MIN_PAYOUT. The portal's "next payout" estimate uses the same rule.
- */
-export function payoutDue(net: bigint, currency: string, minPayout: string): boolean {
-  return net > 0n && net >= majorToMinorCeil(minPayout, currency);
-}
-
-type Group = { partnerId: string; currency: string; gross: bigint; claw: bigint; clawIds: string[] };
-
 /** Pays what is due for these partners, in one transaction. Answers the payouts it created. */
 async function payBatch(
   tx: Tx,
   input: { partnerIds: string[]; minPayout: string; actor: string; provider: PayoutProvider },
 ): Promise<PayoutView[]> {
-  // Lock what the sums are made of: a reversal waiting on these rows then sees them paid (and opens a
-  // clawback for the next payout) instead of shrinking this one after it was sized.
-  const sums = await tx<{ partner_id: string; currency: string; gross: bigint; claw: bigint; claw_ids: string[] }[]>`
-    with approved as (
-      select partner_id, currency, amount from commissions
-      where status = 'approved' and partner_id = any(${input.partnerIds}::text[])
-      for update
-    ), owed as (
-      select commission_id, partner_id, currency, amount from clawbacks
-      where status = 'open' and partner_id = any(${input.partnerIds}::text[])
-      for update
-    ), gross as (
-      select partner_id, currency, sum(amount)::bigint as gross from approved group by partner_id, currency
-    ), claw as (
-      select partner_id, currency, sum(amount)::bigint as claw, array_agg(commission_id) as claw_ids
-      from owed group by partner_id, currency
-    )
-    select g.partner_id, g.currency, g.gross, coalesce(c.claw, 0)::bigint as claw, coalesce(c.claw_ids, '{}') as claw_ids
-    from gross g left join claw c using (partner_id, currency)`;
-
-  const due: Group[] = [];
-  for (const s of sums) {
-    const group: Group = { partnerId: s.partner_id, currency: s.currency, gross: s.gross, claw: s.claw, clawIds: s.claw_ids };
-    if (payoutDue(group.gross - group.claw, group.currency, input.minPayout)) due.push(group);
-  }
+  const due = (await payableGroups(tx, { partnerIds: input.partnerIds, lock: true })).filter((g) => isDue(g, input.minPayout));
   if (due.length === 0) return [];
 
   // the batch's rows pass through several CTEs: keep them in memory rather than temp files

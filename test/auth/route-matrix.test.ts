@@ -128,6 +128,7 @@ let payoutId: string;
 let endpointId: string;
 let deliveryId: string;
 let apiKeyId: string;
+let eventId: string;
 let slug: string;
 
 // the callers' credentials
@@ -201,6 +202,7 @@ beforeAll(async () => {
   otherPartner = (await created(svc.api('POST', '/v1/partners', { body: { email: 'other@example.com', name: 'Other', sendInvite: false, campaignIds: [] } }))).id;
   slug = (await created(svc.api('POST', '/v1/links', { body: { campaignId, partnerId: owner } }))).slug;
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
+  eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
   endpointId = await newEndpoint();
   deliveryId = await newDelivery(endpointId);
@@ -247,6 +249,8 @@ const shared = (): Fixtures => ({
   webhooks: () => endpointId,
   deliveries: () => deliveryId,
   'api-keys': () => apiKeyId,
+  // the admin's event page (/admin/events/:id); no API route names one event
+  events: () => eventId,
 });
 
 /** For state changes: a fresh target per call, so no call spoils another's (revoke, delete, mark paid). */

@@ -30,6 +30,8 @@ const ADMIN_PAGES = () => [
   `/admin/partners/${malloryId}`,
   '/admin/commissions',
   '/admin/payouts',
+  '/admin/payouts/run',
+  '/admin/events',
   '/admin/campaigns',
   '/admin/settings',
   '/admin/webhooks',
@@ -138,6 +140,8 @@ describe('CSRF', () => {
 describe('XSS', () => {
   test('markup in names, reasons, event types and labels renders as text on every admin page', async () => {
     const [camp] = await svc.sql`select id from campaigns`;
+    const [payout] = await svc.sql`select id from payouts`;
+    const commissions = await svc.sql`select id, event_id from commissions where partner_id = ${malloryId} order by id`;
     const pages = [
       '/admin',
       '/admin/partners',
@@ -145,6 +149,12 @@ describe('XSS', () => {
       `/admin/partners?q=${encodeURIComponent('<script>')}`,
       '/admin/commissions',
       '/admin/payouts',
+      '/admin/payouts/run',
+      `/admin/payouts/${payout!.id}`,
+      `/admin/payouts/${payout!.id}/mark-failed`,
+      `/admin/commissions/bulk?action=reverse&ids=${commissions[1]!.id}`,
+      '/admin/events',
+      `/admin/events/${commissions[0]!.event_id}`,
       '/admin/campaigns',
       `/admin/campaigns/${camp!.id}`,
       `/admin/campaigns/${camp!.id}/edit`,
@@ -186,6 +196,6 @@ describe('XSS', () => {
     expect(await admin.inputValue('input[name=q]')).toBe('<script>');
     expect(await admin.textContent('#partners')).toContain(XSS_NAME);
     expect(dialogs).toBe(0);
-    // (thirteen pages, each loaded, read and photographed: longer than one page's 30 s)
+    // seventeen pages and more, each loaded and photographed: more than one browser step's 30 s on a loaded machine
   }, 90_000);
 });

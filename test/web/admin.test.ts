@@ -159,7 +159,7 @@ describe('errors are pages', () => {
       expect(res!.headers()['content-type']).toBe('text/html; charset=utf-8');
       expect(await page.textContent('h1')).toBe('Page not found');
       expect(await page.textContent('.who')).toBe(ADMIN);
-      expect(await page.locator('nav[aria-label=Main] a').count()).toBe(8);
+      expect(await page.locator('nav[aria-label=Main] a').count()).toBe(9);
     }
     await screenshot(page, 'admin-not-found');
     await page.click('text=Go to the start page');
@@ -196,18 +196,21 @@ describe('commissions', () => {
     expect(await page.locator('#commissions tbody tr').count()).toBe(3);
     await page.selectOption('select[name=status]', 'paid');
     await page.click('button:has-text("Filter")');
-    expect(await page.textContent('.empty')).toBe('No commission matches.');
+    expect(await page.textContent('.empty-state .empty-title')).toBe('No commission matches');
     await page.selectOption('select[name=status]', '');
     await page.fill('input[name=partner]', 'nobody@example.com');
     await page.click('button:has-text("Filter")');
     expect(await page.textContent('#f-partner-error')).toBe('no partner has this email');
   });
 
-  test('bulk approve the ticked rows', async () => {
+  test('bulk approve the ticked rows, after its confirmation', async () => {
     await page.goto(`${svc.url}/admin/commissions?status=accrued`);
     for (const id of ids) await page.check(`#commissions tr[data-id="${id}"] input[name=ids]`);
     await screenshot(page, 'admin-commissions');
-    await page.click('button:has-text("Approve selected")');
+    await page.click('[data-bulk-bar] button:has-text("Approve…")');
+    expect(await page.textContent('h1')).toBe('Approve 2 commissions (100.00 EUR)');
+    expect((await svc.sql`select status from commissions where id = any(${ids})`).map((r) => r.status)).toEqual(['accrued', 'accrued']);
+    await page.click('button:has-text("Approve 2 commissions (100.00 EUR)")');
     expect(await page.textContent('.notice.ok')).toBe('Approved 2 commissions.');
     const rows = await svc.sql`select status from commissions where id = any(${ids})`;
     expect(rows.map((r) => r.status)).toEqual(['approved', 'approved']);
@@ -217,7 +220,7 @@ describe('commissions', () => {
     expect(await page.locator('#commissions tbody tr').count()).toBe(1);
   });
 
-  test('approve one, reverse one with a reason (required, shown beside the field)', async () => {
+  test('approve one, reverse one in its dialog with a required reason', async () => {
     await page.goto(`${svc.url}/admin/commissions?status=accrued`);
     const [row] = await svc.sql`select id from commissions where status = 'accrued'`;
     const last = row!.id as string;
@@ -229,18 +232,20 @@ describe('commissions', () => {
 
     await page.goto(`${svc.url}/admin/commissions`);
     const tr = `#commissions tr[data-id="${ids[1]}"]`;
-    // reversing has no undo: the menu opens its confirm page, which asks the reason
+    // reversing has no undo: the menu opens its confirmation (a dialog), which asks the reason
     await page.click(`${tr} button.more`);
     await page.click(`[popover]:popover-open a:has-text("Reverse")`);
-    expect(await page.textContent('h1')).toBe('Reverse 60.00 EUR for Ada Partner');
-    await page.click('button:has-text("Reverse 60.00 EUR")');
-    expect(await page.textContent('#f-reason-error')).toBe('say why (refund, chargeback, fraud...)');
+    expect(await page.textContent('dialog[open] h2')).toBe('Reverse 60.00 EUR for Ada Partner');
+    // the reason is required: the browser holds the form back
+    await page.click('dialog[open] button:has-text("Reverse 60.00 EUR")');
+    expect(await page.locator('dialog[open] input[name=reason]:invalid').count()).toBe(1);
     expect((await svc.sql`select status from commissions where id = ${ids[1]!}`)[0]!.status).toBe('approved');
-    await page.fill('input[name=reason]', 'Refunded');
-    await page.click('button:has-text("Reverse 60.00 EUR")');
+    await page.fill('dialog[open] input[name=reason]', 'Refunded');
+    await page.click('dialog[open] button:has-text("Reverse 60.00 EUR")');
     expect(await page.textContent('.notice.ok')).toBe('Commission reversed.');
     expect(await page.textContent(`${tr} .badge`)).toBe('Reversed');
-    expect(await page.textContent(tr)).toContain('Refunded');
+    // one line per row: the reason is in the badge's title
+    expect(await page.getAttribute(`${tr} .badge`, 'title')).toBe('Reversed, not paid: Refunded');
     const [rev] = await svc.sql`select status, reversal_reason from commissions where id = ${ids[1]!}`;
     expect(rev).toEqual({ status: 'reversed', reversal_reason: 'Refunded' });
     await screenshot(page, 'admin-commissions-reversed');
@@ -250,8 +255,12 @@ describe('commissions', () => {
 describe('payouts', () => {
   test('run now, mark paid with a reference, and the CSV export', async () => {
     await page.goto(`${svc.url}/admin/payouts`);
-    expect(await page.textContent('.empty')).toBe('No payouts yet.');
-    await page.click('button:has-text("Run payouts now")');
+    expect(await page.textContent('.empty-state .empty-title')).toBe('No payouts yet');
+    // the run is confirmed first, with what it pays
+    await page.click('a:has-text("Run payouts now…")');
+    expect(await page.textContent('dialog[open] h2')).toBe('Pay 60.00 EUR to 1 partner');
+    expect(await svc.sql`select 1 from payouts`).toHaveLength(0);
+    await page.click('dialog[open] button:has-text("Pay 60.00 EUR to 1 partner")');
     expect(await page.textContent('.notice.ok')).toBe('Payout run finished: 1 payout created.');
     const [payout] = await svc.sql`select id, status, amount, currency from payouts where partner_id = ${partnerId}`;
     expect(payout).toMatchObject({ status: 'pending', amount: 6000n, currency: 'EUR' });
@@ -262,12 +271,15 @@ describe('payouts', () => {
 
     await page.click(`${tr} button.more`);
     await page.click('[popover]:popover-open a:has-text("Mark paid")');
-    expect(await page.textContent('h1')).toBe('Mark 60.00 EUR paid to Ada Partner');
-    await page.fill('input[name=reference]', 'SEPA-2026-11');
-    await page.click('button:has-text("Mark 60.00 EUR paid")');
+    expect(await page.textContent('dialog[open] h2')).toBe('Mark 60.00 EUR paid to Ada Partner');
+    await page.fill('dialog[open] input[name=reference]', 'SEPA-2026-11');
+    await page.click('dialog[open] button:has-text("Mark 60.00 EUR paid")');
+    // the payout's own page says so
     expect(await page.textContent('.notice.ok')).toBe('Payout marked paid.');
+    expect(await page.textContent('#payout-status')).toBe('Paid');
     const [paid] = await svc.sql`select status, provider_reference, settled_by from payouts where id = ${payout!.id}`;
     expect(paid).toEqual({ status: 'paid', provider_reference: 'SEPA-2026-11', settled_by: `admin:${ADMIN}` });
+    await page.goto(`${svc.url}/admin/payouts`);
     expect(await page.textContent(tr)).toContain('SEPA-2026-11');
 
     // the export link opens with the admin's session
@@ -276,8 +288,10 @@ describe('payouts', () => {
     expect(csv.split('\n')[0]).toContain('payout_id');
     expect(csv).toContain(payout!.id);
 
-    // nothing left to pay: the next run says so
-    await page.click('button:has-text("Run payouts now")');
+    // nothing left to pay: the confirmation and the next run say so
+    await page.click('a:has-text("Run payouts now…")');
+    expect(await page.textContent('dialog[open] #run-nothing')).toContain('Nothing is due');
+    await page.click('dialog[open] button:has-text("Run anyway")');
     expect(await page.textContent('.notice.ok')).toBe('Payout run finished: nothing was due.');
   });
 });
@@ -482,7 +496,7 @@ describe('phone and keyboard', () => {
     const { context, page: phone } = await newPage(browser, { phone: true });
     await context.addCookies(await page.context().cookies());
     const [endpoint] = await svc.sql`select id from webhook_endpoints`;
-    for (const path of ['/admin', '/admin/partners', `/admin/partners/${partnerId}`, '/admin/commissions', '/admin/payouts', `/admin/campaigns/${campaignId}`, `/admin/campaigns/${campaignId}/edit`, '/admin/settings', `/admin/webhooks/${endpoint!.id}`, '/admin/api-keys']) {
+    for (const path of ['/admin', '/admin/partners', `/admin/partners/${partnerId}`, '/admin/commissions', '/admin/payouts', '/admin/events', `/admin/campaigns/${campaignId}`, `/admin/campaigns/${campaignId}/edit`, '/admin/settings', `/admin/webhooks/${endpoint!.id}`, '/admin/api-keys']) {
       const res = await phone.goto(`${svc.url}${path}`);
       expect(res!.status()).toBe(200);
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

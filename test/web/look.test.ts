@@ -32,6 +32,7 @@ let endpointId: string;
 let deliveryId: string;
 let accruedId: string;
 let pendingPayoutId: string;
+let eventId: string;
 
 /** A referred customer pays `amount` cents: one commission (20%) for Ada; answers its id. */
 async function sale(userId: string, amount: number): Promise<string> {
@@ -81,6 +82,7 @@ beforeAll(async () => {
   const second = await svc.api('POST', '/v1/payouts/run');
   pendingPayoutId = second.body.payouts[0].id;
   accruedId = await sale('cust-4', 9900);
+  eventId = (await svc.sql`select event_id from commissions where id = ${accruedId}`)[0]!.event_id;
   const reversed = await sale('cust-5', 20000);
   expect((await svc.api('POST', `/v1/commissions/${reversed}/reverse`, { body: { reason: 'Refunded within 14 days after a support ticket about billing' } })).status).toBe(200);
 
@@ -107,6 +109,10 @@ const adminPages = () => [
   `/admin/commissions/${accruedId}/reverse`,
   '/admin/payouts',
   `/admin/payouts/${pendingPayoutId}/mark-paid`,
+  `/admin/payouts/${pendingPayoutId}`,
+  '/admin/payouts/run',
+  '/admin/events',
+  `/admin/events/${eventId}`,
   '/admin/campaigns',
   `/admin/campaigns/${campaignId}`,
   `/admin/campaigns/${campaignId}/edit`,

@@ -87,19 +87,22 @@ describe('the program, run from the browser', () => {
   test('the admin approves it, runs a payout and marks it paid; the partner sees it paid', async () => {
     await admin.goto(`${svc.url}/admin/commissions?status=accrued`);
     await admin.check('#commissions input[name=ids]');
-    await admin.click('button:has-text("Approve selected")');
+    await admin.click('[data-bulk-bar] button:has-text("Approve…")');
+    await admin.click('button:has-text("Approve 1 commission (10.00 USD)")');
     expect(await admin.textContent('.notice.ok')).toBe('Approved 1 commission.');
 
     await admin.goto(`${svc.url}/admin/payouts`);
-    await admin.click('button:has-text("Run payouts now")');
+    await admin.click('a:has-text("Run payouts now…")');
+    await admin.click('dialog[open] button:has-text("Pay 10.00 USD to 1 partner")');
     expect(await admin.textContent('.notice.ok')).toBe('Payout run finished: 1 payout created.');
     const pending = admin.locator('#payouts tbody tr').first();
     // a pending payout is marked paid from its row's menu, on its confirm page
     if ((await pending.locator('button.more').count()) > 0) {
       await pending.locator('button.more').click();
       await admin.click('[popover]:popover-open a:has-text("Mark paid")');
-      await admin.click('button:has-text("Mark 10.00 USD paid")');
+      await admin.click('dialog[open] button:has-text("Mark 10.00 USD paid")');
       expect(await admin.textContent('.notice.ok')).toBe('Payout marked paid.');
+      await admin.goto(`${svc.url}/admin/payouts`);
     }
     expect(await admin.locator('#payouts tbody tr .badge').first().textContent()).toBe('Paid');
     await screenshot(admin, 'program-admin-payouts');

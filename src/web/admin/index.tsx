@@ -18,6 +18,7 @@ import { overviewRoutes } from './overview';
 import { partnerRoutes } from './partners';
 import { commissionRoutes } from './commissions';
 import { payoutRoutes } from './payouts';
+import { eventRoutes } from './events';
 import { campaignRoutes } from './campaigns';
 import { settingsRoutes } from './settings';
 import { webhookRoutes } from './webhooks';
@@ -85,6 +86,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(partnerRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))
+    .use(eventRoutes(ctx, kit))
     .use(campaignRoutes(ctx, kit))
     .use(settingsRoutes(ctx, kit))
     .use(webhookRoutes(ctx, kit))

@@ -20,6 +20,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/partners', label: 'Partners' },
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/payouts', label: 'Payouts' },
+  { href: '/admin/events', label: 'Events' },
   { href: '/admin/campaigns', label: 'Campaigns' },
   { href: '/admin/webhooks', label: 'Webhooks' },
   { href: '/admin/api-keys', label: 'API keys' },

@@ -1,17 +1,94 @@
 // Tables several admin pages share: commissions, payouts, links. One line per row (badges, money and
-// dates never wrap, long names end in an ellipsis); row actions sit in a "⋯" menu after the table;
+// dates never wrap, long names end in an ellipsis); a payout row's lead cell opens the payout, a
+// commission's event cell its event; row actions sit in a "⋯" menu after the table;
 // on phones each row is a card whose labels come from data-label (style.css).
 import type { Children } from '@kitajs/html';
 import type { Commission } from '../../modules/commissions/service';
 import type { Link } from '../../modules/links/service';
 import type { PayoutView } from '../../modules/payouts/service';
-import { attr, Badge, commissionBadge, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, Trunc } from '../ui';
+import { Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort } from '../ui';
 import { day } from './kit';
 
 /** Ids to names for the tables' partner and campaign columns. */
 export type Names = { partners?: Map<string, string>; campaigns?: Map<string, string> };
 
 const partnerHref = (id: string) => `/admin/partners/${encodeURIComponent(id)}`;
+export const eventHref = (id: string) => `/admin/events/${encodeURIComponent(id)}`;
+export const payoutHref = (id: string) => `/admin/payouts/${encodeURIComponent(id)}`;
+
+/** Sortable headers of a list page: the current sort, the page's path and its query (kept in links). */
+export type Sorting<K extends string> = { sort: Sort<K>; path: string; query: Record<string, string | undefined> };
+
+/** A header that sorts when the table has `sorting`, a plain header otherwise. */
+function Head<K extends string>(props: { label: string; column: K; sorting?: Sorting<K>; num?: boolean }) {
+  if (props.sorting) return <SortHeader label={props.label} column={props.column} sort={props.sorting.sort} path={props.sorting.path} query={props.sorting.query} num={props.num} />;
+  return (
+    <th scope="col" class={props.num ? 'num' : undefined} safe>
+      {props.label}
+    </th>
+  );
+}
+
+/** The select-all checkbox of a bulk form's table (assets/ui.js ticks the rows' boxes). */
+function SelectAllHead(props: { form: string }) {
+  return (
+    <th scope="col" class="pick">
+      <label class="check">
+        <input type="checkbox" data-select-all="ids" form={props.form} />
+        <span class="vh">Select all rows</span>
+      </label>
+    </th>
+  );
+}
+
+/** A row's checkbox for the bulk form `form`. */
+export function RowCheck(props: { id: string; form: string; label: string }) {
+  return (
+    <label class="check">
+      <input type="checkbox" name="ids" value={props.id} form={props.form} />
+      <span class="vh" safe>
+        {props.label}
+      </span>
+    </label>
+  );
+}
+
+/** Sums per currency in the one money format: "1,240.00 USD + 12.00 EUR"; "nothing" when empty. */
+export function totalsText(totals: { currency: string; amount: bigint }[]): string {
+  return totals.length === 0 ? 'nothing' : totals.map((t) => formatMoney(t.amount, t.currency)).join(' + ');
+}
+
+/** A text input with its own id (several dialogs on one page each ask for a reason). */
+export function DialogField(props: { id: string; name: string; label: string; hint?: string; value?: string; error?: string; required?: boolean }) {
+  const described = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div class={props.error ? 'field invalid' : 'field'}>
+      <label for={props.id} safe>
+        {props.label}
+      </label>
+      {!!props.hint && (
+        <small id={`${props.id}-hint`} safe>
+          {props.hint}
+        </small>
+      )}
+      <input
+        id={props.id}
+        name={props.name}
+        type="text"
+        value={props.value}
+        required={props.required}
+        maxlength="500"
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={described || undefined}
+      />
+      {!!props.error && (
+        <p class="error" id={`${props.id}-error`} safe>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** A row's menu: its title and entries; null when the row has no action. */
 export type RowActions = { title: string; items: Children } | null;
@@ -22,8 +99,12 @@ export function CommissionsTable(props: {
   caption: string;
   /** Without the partner column (on the partner's own page); the event leads the row then. */
   onePartner?: boolean;
-  /** A leading cell per row (the bulk-approve checkbox). */
+  /** A leading cell per row (the bulk form's checkbox). */
   select?: (c: Commission) => Children;
+  /** The bulk form the select-all box of the header ticks for. */
+  selectAll?: string;
+  /** Sortable date and amount headers. */
+  sorting?: Sorting<'date' | 'amount'>;
   /** The row's "⋯" menu. */
   actions?: (c: Commission) => RowActions;
 }) {
@@ -37,18 +118,19 @@ export function CommissionsTable(props: {
           </caption>
           <thead>
             <tr>
-              {!!props.select && (
-                <th scope="col" class="pick">
-                  <span class="vh">Select</span>
-                </th>
-              )}
+              {!!props.select &&
+                (props.selectAll ? (
+                  <SelectAllHead form={props.selectAll} />
+                ) : (
+                  <th scope="col" class="pick">
+                    <span class="vh">Select</span>
+                  </th>
+                ))}
               <th scope="col">{props.onePartner ? 'Event' : 'Partner'}</th>
-              <th scope="col">Date</th>
+              <Head label="Date" column="date" sorting={props.sorting} />
               <th scope="col">Campaign</th>
               {!props.onePartner && <th scope="col">Event</th>}
-              <th scope="col" class="num">
-                Amount
-              </th>
+              <Head label="Amount" column="amount" sorting={props.sorting} num />
               <th scope="col">Status</th>
               {!!props.actions && (
                 <th scope="col" class="act">
@@ -68,7 +150,7 @@ export function CommissionsTable(props: {
                     </td>
                   )}
                   <td class="lead">
-                    {props.onePartner ? <Trunc text={c.eventType} /> : <Trunc text={partner} href={partnerHref(c.partnerId)} />}
+                    {props.onePartner ? <Trunc text={c.eventType} href={eventHref(c.eventId)} /> : <Trunc text={partner} href={partnerHref(c.partnerId)} />}
                   </td>
                   <td data-label="Date" safe>
                     {day(c.createdAt)}
@@ -78,13 +160,12 @@ export function CommissionsTable(props: {
                   </td>
                   {!props.onePartner && (
                     <td data-label="Event">
-                      <Trunc text={c.eventType} />
+                      <Trunc text={c.eventType} href={eventHref(c.eventId)} />
                     </td>
                   )}
                   <MoneyCell amount={c.amount} currency={c.currency} />
                   <td class="badge-cell" data-label="Status">
                     <Badge {...commissionBadge(c)} />
-                    {!!c.reason && <span class="note trunc" title={attr(c.reason)} safe>{c.reason}</span>}
                   </td>
                   {!!props.actions && (menu ? <MenuButton menu={menuId('cm', c.id)} label={`Actions for ${partner}'s commission`} /> : <td class="act"></td>)}
                 </tr>
@@ -106,7 +187,17 @@ export function CommissionsTable(props: {
   );
 }
 
-export function PayoutsTable(props: { payouts: PayoutView[]; names: Names; caption: string; onePartner?: boolean; actions?: (p: PayoutView) => RowActions }) {
+export function PayoutsTable(props: {
+  payouts: PayoutView[];
+  names: Names;
+  caption: string;
+  onePartner?: boolean;
+  /** A leading cell per row (the bulk form's checkbox), and the form its header's select-all ticks for. */
+  select?: (p: PayoutView) => Children;
+  selectAll?: string;
+  sorting?: Sorting<'date' | 'amount'>;
+  actions?: (p: PayoutView) => RowActions;
+}) {
   const menus = props.payouts.map((p) => ({ p, menu: props.actions?.(p) ?? null }));
   return (
     <>
@@ -117,11 +208,17 @@ export function PayoutsTable(props: { payouts: PayoutView[]; names: Names; capti
           </caption>
           <thead>
             <tr>
+              {!!props.select &&
+                (props.selectAll ? (
+                  <SelectAllHead form={props.selectAll} />
+                ) : (
+                  <th scope="col" class="pick">
+                    <span class="vh">Select</span>
+                  </th>
+                ))}
               {!props.onePartner && <th scope="col">Partner</th>}
-              <th scope="col">Date</th>
-              <th scope="col" class="num">
-                Amount
-              </th>
+              <Head label="Date" column="date" sorting={props.sorting} />
+              <Head label="Amount" column="amount" sorting={props.sorting} num />
               <th scope="col" class="num">
                 Commissions
               </th>
@@ -140,14 +237,21 @@ export function PayoutsTable(props: { payouts: PayoutView[]; names: Names; capti
               const partner = props.names.partners?.get(p.partnerId) ?? p.partnerId;
               return (
                 <tr data-id={p.id}>
+                  {!!props.select && (
+                    <td class="pick" data-label="Select">
+                      {props.select(p)}
+                    </td>
+                  )}
                   {!props.onePartner && (
                     <td class="lead">
-                      <Trunc text={partner} href={partnerHref(p.partnerId)} />
+                      <Trunc text={partner} href={payoutHref(p.id)} />
                     </td>
                   )}
                   {props.onePartner ? (
-                    <td class="lead" safe>
-                      {day(p.createdAt)}
+                    <td class="lead">
+                      <a href={payoutHref(p.id)} title="Open the payout" safe>
+                        {day(p.createdAt)}
+                      </a>
                     </td>
                   ) : (
                     <td data-label="Date" safe>
@@ -160,14 +264,11 @@ export function PayoutsTable(props: { payouts: PayoutView[]; names: Names; capti
                   </td>
                   <td class="badge-cell" data-label="Status">
                     <Badge {...payoutBadge(p)} />
-                    {!!p.failureReason && <span class="note trunc" title={attr(p.failureReason)} safe>{p.failureReason}</span>}
                   </td>
                   <td data-label="Paid" safe>
                     {day(p.paidAt)}
                   </td>
-                  <td data-label="Reference">
-                    <Trunc text={p.providerReference ?? ''} />
-                  </td>
+                  <td data-label="Reference">{p.providerReference ? <Trunc text={p.providerReference} /> : ''}</td>
                   {!!props.actions && (menu ? <MenuButton menu={menuId('po', p.id)} label={`Actions for ${partner}'s payout`} /> : <td class="act"></td>)}
                 </tr>
               );

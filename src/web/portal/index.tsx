@@ -25,7 +25,7 @@ import {
   partnerPayoutPage,
   partnerPeriodTotals,
 } from '../../modules/reports/portal';
-import { payoutDue } from '../../workflows/run-payouts';
+import { payoutDue } from '../../modules/payouts/due';
 import { requestMagicLink, SENT, signUp, signupOpen } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { formErrors, formFields, schemaErrors, type FormErrors } from '../forms';
