@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Sql, Tx } from '../../db';
 import { csvStream } from '../../lib/csv';
+import { idFloor } from '../../lib/ids';
 import { formatMinor } from '../../lib/money';
 import { iso } from '../../lib/time';
 import { isDue, payableGroups } from '../payouts/due';
@@ -269,9 +270,10 @@ type EventListRow = {
   commissions: { currency: string; amount: string }[];
 };
 
+/** The events received in `[from, to)` (by id: the id carries the time, so the primary key serves it). */
 function eventWhere(sql: Tx, f: EventFilter) {
   return sql`
-    and e.created_at >= ${f.from} and e.created_at < ${f.to}
+    and e.id >= ${idFloor('event', f.from)} and e.id < ${idFloor('event', f.to)}
     ${f.type ? sql`and e.type = ${f.type}` : sql``}
     ${f.status ? sql`and e.attribution_status = ${f.status}` : sql``}
     ${f.userId ? sql`and e.user_id = ${f.userId}` : sql``}`;

@@ -7,13 +7,11 @@
 // arrived late. Tables keyed by time-sortable ids are filtered on an id range (the primary key's
 // index) as well as on created_at.
 import type { Sql } from '../../db';
-import { newId, type IdKind } from '../../lib/ids';
+import { idFloor } from '../../lib/ids';
 import { minorToNumber } from '../../lib/money';
 
 export type Period = { start: Date; end: Date };
 
-/** The lowest id a row made at `at` can have: `clk_<10 time chars>` sorts before every such id. */
-const idFloor = (kind: IdKind, at: Date) => newId(kind, at).slice(0, 14);
 
 export type MoneyTotal = { currency: string; revenue: bigint; commissions: bigint };
 

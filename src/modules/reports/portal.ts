@@ -47,14 +47,6 @@ export async function partnerBalances(sql: Sql, partnerId: string): Promise<Part
   return [...by.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1));
 }
 
-/** The currency most of the partner's commissions are in; null before the first one. */
-export async function partnerMainCurrency(sql: Sql, partnerId: string): Promise<string | null> {
-  const [row] = await sql<{ currency: string }[]>`
-    select currency from commissions where partner_id = ${partnerId}
-    group by currency order by count(*) desc, currency limit 1`;
-  return row?.currency ?? null;
-}
-
 export type PeriodTotals = {
   clicks: number;
   conversions: number;

@@ -21,11 +21,11 @@ import {
   partnerDailyEarnings,
   partnerLinkLanding,
   partnerLinkStats,
-  partnerMainCurrency,
   partnerPayoutPage,
   partnerPeriodTotals,
 } from '../../modules/reports/portal';
 import { payoutDue } from '../../modules/payouts/due';
+import { partnerMainCurrency } from '../../modules/reports/partners';
 import { requestMagicLink, SENT, signUp, signupOpen } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { formErrors, formFields, schemaErrors, type FormErrors } from '../forms';
