@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 export BENCH_DATABASE_URL=${BENCH_DATABASE_URL:-$DATABASE_URL}
-all=(redirect events webhooks payouts)
+all=(redirect events webhooks payouts dashboard)
 chosen=("${@:-${all[@]}}")
 for name in "${chosen[@]}"; do
   echo "=================== $name"
@@ -15,6 +15,7 @@ for name in "${chosen[@]}"; do
     events) bash bench/events.sh ;;
     webhooks) bun bench/webhooks.ts ;;
     payouts) bun bench/payouts.ts ;;
+    dashboard) bun bench/dashboard.ts ;;
     *) echo "unknown benchmark $name (one of: ${all[*]})"; exit 2 ;;
   esac
 done
