@@ -20,7 +20,7 @@ import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { describeTerms, STANDARD_EVENT_TYPES, EVENT_WORDS } from '../terms';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
-import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, partnerBadge, Trunc, type Tone } from '../ui';
+import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../ui';
 
 const LIST = '/admin/campaigns';
 const DONE = {
@@ -430,21 +430,11 @@ function CampaignsPage(props: {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Status</th>
-                <th scope="col" class="num">
-                  Partners
-                </th>
-                <th scope="col" class="num">
-                  Clicks
-                </th>
-                <th scope="col" class="num">
-                  Conversions
-                </th>
-                <th scope="col" class="num">
-                  Revenue
-                </th>
-                <th scope="col" class="num">
-                  Commissions
-                </th>
+                <NumHead label="Partners" />
+                <NumHead label="Clicks" />
+                <NumHead label="Conversions" />
+                <NumHead label="Revenue" />
+                <NumHead label="Commissions" />
               </tr>
             </thead>
             <tbody>
@@ -675,18 +665,10 @@ function CampaignPage(props: {
 function NumHeads() {
   return (
     <>
-      <th scope="col" class="num">
-        Clicks
-      </th>
-      <th scope="col" class="num">
-        Conversions
-      </th>
-      <th scope="col" class="num">
-        Revenue
-      </th>
-      <th scope="col" class="num">
-        Commissions
-      </th>
+      <NumHead label="Clicks" />
+      <NumHead label="Conversions" />
+      <NumHead label="Revenue" />
+      <NumHead label="Commissions" />
     </>
   );
 }

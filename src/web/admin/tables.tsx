@@ -6,7 +6,7 @@ import type { Children } from '@kitajs/html';
 import type { Commission } from '../../modules/commissions/service';
 import type { Link } from '../../modules/links/service';
 import type { PayoutView } from '../../modules/payouts/service';
-import { Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort } from '../ui';
+import { Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort, NumHead } from '../ui';
 import { day } from './kit';
 
 /** Ids to names for the tables' partner and campaign columns. */
@@ -219,9 +219,7 @@ export function PayoutsTable(props: {
               {!props.onePartner && <th scope="col">Partner</th>}
               <Head label="Date" column="date" sorting={props.sorting} />
               <Head label="Amount" column="amount" sorting={props.sorting} num />
-              <th scope="col" class="num">
-                Commissions
-              </th>
+              <NumHead label="Commissions" />
               <th scope="col">Status</th>
               <th scope="col">Paid</th>
               <th scope="col">Reference</th>
