@@ -15,7 +15,7 @@ import { campaignLinks, campaignNumbers, campaignPartners, campaignTotals, seenE
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CsrfInput, Field, schemaErrors, type FormErrors } from '../forms';
 import { Notice, OlderLink } from '../layout';
-import { compare, comparePoints, parseRange, RangePicker, rangeQuery, rangeStart, type DateRange } from '../range';
+import { compare, comparePoints, parseRange, RangePicker, rangeStart, type DateRange } from '../range';
 import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { describeTerms, STANDARD_EVENT_TYPES, EVENT_WORDS } from '../terms';
@@ -507,7 +507,6 @@ function CampaignPage(props: {
   const curEpc = cur.clicks > 0 ? cur.commissions / BigInt(cur.clicks) : 0n;
   const others = cur.money.filter((m) => m.currency !== c.currency);
   const terms = describeTerms({ rules: c.rules, currency: c.currency, holdbackDays: c.holdbackDays ?? props.holdbackDefault });
-  const keep = rangeQuery(props.range);
   const confirm = archiveConfirm(c, props.page.csrf);
   return (
     <AdminLayout page={props.page} title={c.name} current={LIST} scripts={['/assets/copy.js']}>

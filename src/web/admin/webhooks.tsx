@@ -44,8 +44,6 @@ const Params = t.Object({ id: t.String({ maxLength: 64 }) });
 const DeliveryParams = t.Object({ id: t.String({ maxLength: 64 }), deliveryId: t.String({ maxLength: 64 }) });
 const detailPath = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
 const deliveryPath = (id: string, deliveryId: string) => `${detailPath(id)}/deliveries/${encodeURIComponent(deliveryId)}`;
-/** How many of the newest attempts the health is computed from. */
-const HEALTH_WINDOW = 50;
 
 type Values = { url: string; label: string; events: string[] };
 
