@@ -305,3 +305,12 @@ export function formatRate(numerator: number, denominator: number): string {
   const tenths = Math.round((numerator * 1000) / denominator);
   return `${Math.floor(tenths / 10)}.${tenths % 10}%`;
 }
+
+/** A column header over numbers: right-aligned like its cells. */
+export function NumHead(props: { label: string; title?: string }): JSX.Element {
+  return (
+    <th scope="col" class="num" title={props.title ? attr(props.title) : undefined} safe>
+      {props.label}
+    </th>
+  );
+}

@@ -15,12 +15,12 @@ import { campaignLinks, campaignNumbers, campaignPartners, campaignTotals, seenE
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CsrfInput, Field, schemaErrors, type FormErrors } from '../forms';
 import { Notice, OlderLink } from '../layout';
-import { compare, comparePoints, parseRange, RangePicker, rangeQuery, rangeStart, type DateRange } from '../range';
+import { compare, comparePoints, parseRange, RangePicker, rangeStart, type DateRange } from '../range';
 import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { describeTerms, STANDARD_EVENT_TYPES, EVENT_WORDS } from '../terms';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
-import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, partnerBadge, Trunc, type Tone } from '../ui';
+import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../ui';
 
 const LIST = '/admin/campaigns';
 const DONE = {
@@ -430,21 +430,11 @@ function CampaignsPage(props: {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Status</th>
-                <th scope="col" class="num">
-                  Partners
-                </th>
-                <th scope="col" class="num">
-                  Clicks
-                </th>
-                <th scope="col" class="num">
-                  Conversions
-                </th>
-                <th scope="col" class="num">
-                  Revenue
-                </th>
-                <th scope="col" class="num">
-                  Commissions
-                </th>
+                <NumHead label="Partners" />
+                <NumHead label="Clicks" />
+                <NumHead label="Conversions" />
+                <NumHead label="Revenue" />
+                <NumHead label="Commissions" />
               </tr>
             </thead>
             <tbody>
@@ -517,7 +507,6 @@ function CampaignPage(props: {
   const curEpc = cur.clicks > 0 ? cur.commissions / BigInt(cur.clicks) : 0n;
   const others = cur.money.filter((m) => m.currency !== c.currency);
   const terms = describeTerms({ rules: c.rules, currency: c.currency, holdbackDays: c.holdbackDays ?? props.holdbackDefault });
-  const keep = rangeQuery(props.range);
   const confirm = archiveConfirm(c, props.page.csrf);
   return (
     <AdminLayout page={props.page} title={c.name} current={LIST} scripts={['/assets/copy.js']}>
@@ -675,18 +664,10 @@ function CampaignPage(props: {
 function NumHeads() {
   return (
     <>
-      <th scope="col" class="num">
-        Clicks
-      </th>
-      <th scope="col" class="num">
-        Conversions
-      </th>
-      <th scope="col" class="num">
-        Revenue
-      </th>
-      <th scope="col" class="num">
-        Commissions
-      </th>
+      <NumHead label="Clicks" />
+      <NumHead label="Conversions" />
+      <NumHead label="Revenue" />
+      <NumHead label="Commissions" />
     </>
   );
 }

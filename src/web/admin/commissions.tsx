@@ -27,7 +27,7 @@ import { CsrfInput, Field, formList, schemaErrors, SelectField, type FormErrors 
 import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
-import { Badge, commissionBadge, EmptyState, formatMoney, href, menuId, Pager, parsePage, parseSort, type Sort } from '../ui';
+import { Badge, commissionBadge, EmptyState, formatMoney, href, menuId, Pager, parsePage, parseSort, type Sort, NumHead } from '../ui';
 import { adminActor, AdminLayout, campaignNames, NotFoundPage, type AdminKit } from './kit';
 import { CommissionsTable, DialogField, eventHref, RowCheck, totalsText } from './tables';
 
@@ -553,12 +553,8 @@ export function BulkTotals(props: { totals: { currency: string; amount: bigint; 
       <thead>
         <tr>
           <th scope="col">Currency</th>
-          <th scope="col" class="num">
-            Count
-          </th>
-          <th scope="col" class="num">
-            Amount
-          </th>
+          <NumHead label="Count" />
+          <NumHead label="Amount" />
         </tr>
       </thead>
       <tbody>

@@ -22,7 +22,7 @@ import { Field, SelectField } from '../forms';
 import { parseRange, RangePicker, rangeQuery, type DateRange } from '../range';
 import { render } from '../render';
 import type { AdminPage } from '../session';
-import { Badge, EmptyState, formatMoney, href, MoneyCell, Pager, parsePage, parseSort, SortHeader, Trunc, type Sort, type Tone } from '../ui';
+import { Badge, EmptyState, formatMoney, href, MoneyCell, Pager, parsePage, parseSort, SortHeader, Trunc, type Sort, type Tone, NumHead } from '../ui';
 import { AdminLayout, NotFoundPage, type AdminKit } from './kit';
 import { CommissionsTable, eventHref, totalsText } from './tables';
 
@@ -193,9 +193,7 @@ function EventsPage(props: {
                   <SortHeader label="Amount" column="amount" {...sortBy} num />
                   <th scope="col">Attribution</th>
                   <th scope="col">Partners credited</th>
-                  <th scope="col" class="num">
-                    Commission
-                  </th>
+                  <NumHead label="Commission" />
                 </tr>
               </thead>
               <tbody>
@@ -305,9 +303,7 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
                 <th scope="col">Campaign</th>
                 <th scope="col">Click</th>
                 <th scope="col">Model</th>
-                <th scope="col" class="num">
-                  Share
-                </th>
+                <NumHead label="Share" />
               </tr>
             </thead>
             <tbody>
@@ -346,9 +342,7 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
                   <th scope="col">Partner</th>
                   <th scope="col">Campaign</th>
                   <th scope="col">Click</th>
-                  <th scope="col" class="num">
-                    Weight
-                  </th>
+                  <NumHead label="Weight" />
                 </tr>
               </thead>
               <tbody>

@@ -33,7 +33,7 @@ import { Notice } from '../layout';
 import { compare, comparePoints, parseRange, RangePicker, rangeQuery, rangeStart, type DateRange } from '../range';
 import { PAGE_CSP, render, seeOther } from '../render';
 import { guardAdmin, type AdminPage } from '../session';
-import { drawnToMinor, EmptyState, formatMoney, formatRate, href, Kpi, Trunc } from '../ui';
+import { drawnToMinor, EmptyState, formatMoney, formatRate, href, Kpi, Trunc, NumHead } from '../ui';
 import { AdminLayout, Done, type AdminKit } from './kit';
 
 const PATH = '/admin';
@@ -270,21 +270,11 @@ function Leaders(props: { rows: LeaderRow[]; currency: string | null; range: Dat
         <thead>
           <tr>
             <th scope="col">Partner</th>
-            <th scope="col" class="num">
-              Clicks
-            </th>
-            <th scope="col" class="num">
-              Conversions
-            </th>
-            <th scope="col" class="num">
-              Revenue
-            </th>
-            <th scope="col" class="num">
-              Commissions
-            </th>
-            <th scope="col" class="num" title="Earnings per click: commissions divided by clicks">
-              EPC
-            </th>
+            <NumHead label="Clicks" />
+            <NumHead label="Conversions" />
+            <NumHead label="Revenue" />
+            <NumHead label="Commissions" />
+            <NumHead label="EPC" title="Earnings per click: commissions divided by clicks" />
           </tr>
         </thead>
         <tbody>

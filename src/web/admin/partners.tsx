@@ -41,27 +41,7 @@ import { Notice } from '../layout';
 import { compare, comparePoints, parseRange, RangePicker, rangeQuery, type DateRange } from '../range';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
-import {
-  attr,
-  Badge,
-  EmptyState,
-  formatMoney,
-  formatRate,
-  href,
-  Kpi,
-  MenuButton,
-  menuId,
-  MoneyCell,
-  Pager,
-  parsePage,
-  parseSort,
-  partnerBadge,
-  RowMenu,
-  SortHeader,
-  Trunc,
-  type Sort,
-  type Tone,
-} from '../ui';
+import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MenuButton, menuId, MoneyCell, Pager, parsePage, parseSort, partnerBadge, RowMenu, SortHeader, Trunc, type Sort, type Tone, NumHead } from '../ui';
 import { AdminLayout, campaignNames, day, Done, NotFoundPage, refused, type AdminKit } from './kit';
 import { CommissionsTable, PayoutsTable } from './tables';
 
@@ -974,21 +954,11 @@ function PartnerDetailPage(props: {
             <thead>
               <tr>
                 <th scope="col">Currency</th>
-                <th scope="col" class="num">
-                  Revenue
-                </th>
-                <th scope="col" class="num">
-                  Pending
-                </th>
-                <th scope="col" class="num">
-                  Approved
-                </th>
-                <th scope="col" class="num">
-                  Paid
-                </th>
-                <th scope="col" class="num">
-                  Reversed
-                </th>
+                <NumHead label="Revenue" />
+                <NumHead label="Pending" />
+                <NumHead label="Approved" />
+                <NumHead label="Paid" />
+                <NumHead label="Reversed" />
               </tr>
             </thead>
             <tbody>
@@ -1097,21 +1067,11 @@ function LinkStatsTable(props: { links: LinkStatsRow[]; baseUrl: string; currenc
           <tr>
             <th scope="col">Link</th>
             <th scope="col">Campaign</th>
-            <th scope="col" class="num">
-              Clicks
-            </th>
-            <th scope="col" class="num">
-              Conversions
-            </th>
-            <th scope="col" class="num">
-              Revenue
-            </th>
-            <th scope="col" class="num">
-              Commissions
-            </th>
-            <th scope="col" class="num">
-              EPC
-            </th>
+            <NumHead label="Clicks" />
+            <NumHead label="Conversions" />
+            <NumHead label="Revenue" />
+            <NumHead label="Commissions" />
+            <NumHead label="EPC" />
           </tr>
         </thead>
         <tbody>
@@ -1170,15 +1130,9 @@ function CustomersTable(props: { customers: ReferredCustomer[]; currency: string
             <th scope="col">Status</th>
             <th scope="col">First conversion</th>
             <th scope="col">Last conversion</th>
-            <th scope="col" class="num">
-              Conversions
-            </th>
-            <th scope="col" class="num">
-              Revenue
-            </th>
-            <th scope="col" class="num">
-              Commissions
-            </th>
+            <NumHead label="Conversions" />
+            <NumHead label="Revenue" />
+            <NumHead label="Commissions" />
           </tr>
         </thead>
         <tbody>

@@ -30,7 +30,7 @@ import { formList, schemaErrors, SelectField } from '../forms';
 import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
-import { Badge, EmptyState, formatMoney, href, menuId, MoneyCell, Pager, parsePage, parseSort, payoutBadge, Trunc, type Sort } from '../ui';
+import { Badge, EmptyState, formatMoney, href, menuId, MoneyCell, Pager, parsePage, parseSort, payoutBadge, Trunc, type Sort, NumHead } from '../ui';
 import { BulkTotals, queryList } from './commissions';
 import { adminActor, AdminLayout, day, NotFoundPage, type AdminKit } from './kit';
 import { CommissionsTable, DialogField, eventHref, payoutHref, PayoutsTable, RowCheck, totalsText } from './tables';
@@ -409,12 +409,8 @@ function RunSummary(props: { preview: RunPreview; minPayout: string }) {
             <thead>
               <tr>
                 <th scope="col">Partner</th>
-                <th scope="col" class="num">
-                  Commissions
-                </th>
-                <th scope="col" class="num">
-                  Amount
-                </th>
+                <NumHead label="Commissions" />
+                <NumHead label="Amount" />
               </tr>
             </thead>
             <tbody>
@@ -600,9 +596,7 @@ function PayoutPage(props: { page: AdminPage; payout: PayoutListed; commissions:
                 <tr>
                   <th scope="col">Reversed commission</th>
                   <th scope="col">Reason</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
+                  <NumHead label="Amount" />
                 </tr>
               </thead>
               <tbody>

@@ -4,9 +4,8 @@
 // on phones each row is a card whose labels come from data-label (style.css).
 import type { Children } from '@kitajs/html';
 import type { Commission } from '../../modules/commissions/service';
-import type { Link } from '../../modules/links/service';
 import type { PayoutView } from '../../modules/payouts/service';
-import { Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort } from '../ui';
+import { Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort, NumHead } from '../ui';
 import { day } from './kit';
 
 /** Ids to names for the tables' partner and campaign columns. */
@@ -219,9 +218,7 @@ export function PayoutsTable(props: {
               {!props.onePartner && <th scope="col">Partner</th>}
               <Head label="Date" column="date" sorting={props.sorting} />
               <Head label="Amount" column="amount" sorting={props.sorting} num />
-              <th scope="col" class="num">
-                Commissions
-              </th>
+              <NumHead label="Commissions" />
               <th scope="col">Status</th>
               <th scope="col">Paid</th>
               <th scope="col">Reference</th>
@@ -286,39 +283,5 @@ export function PayoutsTable(props: {
         ),
       )}
     </>
-  );
-}
-
-export function LinksTable(props: { links: Link[]; names: Names; caption: string }) {
-  return (
-    <div class="table-wrap">
-      <table id="links" class="stack">
-        <caption class="vh" safe>
-          {props.caption}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Link</th>
-            <th scope="col">Campaign</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.links.map((l) => (
-            <tr data-slug={l.slug}>
-              <td class="lead fill">
-                <Trunc text={l.url} wide />
-              </td>
-              <td data-label="Campaign">
-                <Trunc text={props.names.campaigns?.get(l.campaignId) ?? l.campaignId} />
-              </td>
-              <td data-label="Created" safe>
-                {day(l.createdAt)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }

@@ -29,7 +29,7 @@ import { Notice, OlderLink } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
-import { Badge, EmptyState, MenuButton, menuId, RowMenu, Trunc, type Tone } from '../ui';
+import { Badge, EmptyState, MenuButton, menuId, RowMenu, Trunc, type Tone, NumHead } from '../ui';
 
 const LIST = '/admin/webhooks';
 const DONE = {
@@ -44,8 +44,6 @@ const Params = t.Object({ id: t.String({ maxLength: 64 }) });
 const DeliveryParams = t.Object({ id: t.String({ maxLength: 64 }), deliveryId: t.String({ maxLength: 64 }) });
 const detailPath = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
 const deliveryPath = (id: string, deliveryId: string) => `${detailPath(id)}/deliveries/${encodeURIComponent(deliveryId)}`;
-/** How many of the newest attempts the health is computed from. */
-const HEALTH_WINDOW = 50;
 
 type Values = { url: string; label: string; events: string[] };
 
@@ -406,12 +404,8 @@ function WebhooksPage(props: {
                 <th scope="col">Label</th>
                 <th scope="col">Health</th>
                 <th scope="col">Last delivery</th>
-                <th scope="col" class="num">
-                  Succeeded
-                </th>
-                <th scope="col" class="num">
-                  Failing streak
-                </th>
+                <NumHead label="Succeeded" />
+                <NumHead label="Failing streak" />
               </tr>
             </thead>
             <tbody>
@@ -534,9 +528,7 @@ function EndpointPage(props: {
                   <th scope="col">Event</th>
                   <th scope="col">When</th>
                   <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Attempt
-                  </th>
+                  <NumHead label="Attempt" />
                   <th scope="col">Response</th>
                   <th scope="col" class="act">
                     <span class="vh">Actions</span>

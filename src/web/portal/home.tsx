@@ -8,7 +8,7 @@ import { LineChart } from '../chart';
 import { day } from '../layout';
 import { compare, RangePicker, type DateRange } from '../range';
 import type { PartnerPage } from '../session';
-import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, formatRate, Kpi, MoneyCell, Trunc } from '../ui';
+import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, formatRate, Kpi, MoneyCell, Trunc, NumHead } from '../ui';
 import { PortalLayout } from './shell';
 import { commissionNext, type CampaignTerms, type PayoutOutlook } from './terms';
 
@@ -161,15 +161,9 @@ export function MoneyTable(props: { money: MoneyLine[]; outlook: PayoutOutlook }
         <thead>
           <tr>
             <th scope="col">Currency</th>
-            <th scope="col" class="num">
-              Pending
-            </th>
-            <th scope="col" class="num">
-              Approved
-            </th>
-            <th scope="col" class="num">
-              Paid
-            </th>
+            <NumHead label="Pending" />
+            <NumHead label="Approved" />
+            <NumHead label="Paid" />
             <th scope="col">Next payout</th>
           </tr>
         </thead>
@@ -255,18 +249,10 @@ export function LinkStatsTable(props: { links: Link[]; stats: Map<string, LinkSt
           <tr>
             <th scope="col">Link</th>
             <th scope="col">Lands on</th>
-            <th scope="col" class="num">
-              Clicks
-            </th>
-            <th scope="col" class="num">
-              Conversions
-            </th>
-            <th scope="col" class="num">
-              Rate
-            </th>
-            <th scope="col" class="num">
-              Earnings
-            </th>
+            <NumHead label="Clicks" />
+            <NumHead label="Conversions" />
+            <NumHead label="Rate" />
+            <NumHead label="Earnings" />
           </tr>
         </thead>
         <tbody>
@@ -327,9 +313,7 @@ export function CommissionTable(props: { id: string; commissions: Commission[]; 
             <th scope="col">Event</th>
             <th scope="col">Campaign</th>
             <th scope="col">Date</th>
-            <th scope="col" class="num">
-              Amount
-            </th>
+            <NumHead label="Amount" />
             <th scope="col">Status</th>
             <th scope="col">Next</th>
           </tr>

@@ -4,7 +4,7 @@ import type { PayoutView } from '../../modules/payouts/service';
 import { CsrfInput, Field, type FormErrors } from '../forms';
 import { day, Layout, Notice } from '../layout';
 import type { PartnerPage } from '../session';
-import { attr, Badge, EmptyState, MoneyCell, Pager, payoutBadge } from '../ui';
+import { attr, Badge, EmptyState, MoneyCell, Pager, payoutBadge, NumHead } from '../ui';
 import { CommissionTable, TermsList } from './home';
 import { PortalLayout } from './shell';
 import { payoutNext, type CampaignTerms, type PayoutOutlook } from './terms';
@@ -189,12 +189,8 @@ export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; t
               <thead>
                 <tr>
                   <th scope="col">Date</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col" class="num">
-                    Commissions
-                  </th>
+                  <NumHead label="Amount" />
+                  <NumHead label="Commissions" />
                   <th scope="col">Status</th>
                   <th scope="col">Next</th>
                 </tr>
