@@ -30,10 +30,29 @@ export type BillingAction =
       occurredAt: Date;
       /** Ids the provider may later refer to when money comes back (invoice, charge, payment intent). */
       references: string[];
+      /** The promotion code the customer typed, as the provider reports it (null or absent: none). */
+      couponCode?: string | null;
       metadata: Record<string, unknown>;
     }
-  /** Money came back: reverse the commissions of the conversion that carries one of `references`. */
-  | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback' };
+  /**
+   * Money came back on the conversion that carries one of `references`. Without `refunded`, all of
+   * it: the conversion's commissions are reversed. With it, the core compares what came back with
+   * what was paid and reduces each commission in proportion, reversing it once all of it came back.
+   */
+  | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback'; refunded?: Refunded };
+
+/** How much of a payment came back (minor units of the payment's currency). */
+export type Refunded = {
+  /**
+   * The provider object the amount belongs to (a charge, a refund, an adjustment, an order). Amounts
+   * under one key are totals so far and replace each other (the larger wins, so a late redelivery
+   * never shrinks it); amounts under different keys add up.
+   */
+  key: string;
+  amount: bigint;
+  /** What was paid, when the provider says it next to the refund; otherwise the conversion's amount. */
+  of?: bigint;
+};
 
 export class SignatureError extends Error {}
 

@@ -84,11 +84,18 @@ function invoicePaid(event: ProviderEvent): BillingAction[] {
   ];
 }
 
-/** Only a charge refunded in full reverses commissions (docs/plugins.md says why). */
+/**
+ * A charge refunded in full or in part: `amount_refunded` is the total so far, keyed by the charge,
+ * so a second partial refund of the same charge replaces the first amount rather than adding to it.
+ */
 function chargeRefunded(event: ProviderEvent): BillingAction[] {
   const charge = event.object as StripeCharge;
-  if (!charge.refunded && charge.amount_refunded < charge.amount) return [];
-  return [{ kind: 'reversal', references: compact([charge.id, idOf(charge.payment_intent), idOf(charge.invoice)]), reason: 'refund' }];
+  const references = compact([charge.id, idOf(charge.payment_intent), idOf(charge.invoice)]);
+  if (!Number.isSafeInteger(charge.amount_refunded) || charge.amount_refunded <= 0) return [];
+  if (charge.refunded || !Number.isSafeInteger(charge.amount) || charge.amount <= 0) return [{ kind: 'reversal', references, reason: 'refund' }];
+  return [
+    { kind: 'reversal', references, reason: 'refund', refunded: { key: charge.id, amount: BigInt(charge.amount_refunded), of: BigInt(charge.amount) } },
+  ];
 }
 
 function disputeCreated(event: ProviderEvent): BillingAction[] {
