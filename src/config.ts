@@ -47,6 +47,10 @@ const EnvSchema = T.Object({
   STRIPE_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
   /** Stripe API key; enables Connect transfers for payouts when set. */
   STRIPE_SECRET_KEY: T.Optional(T.String({ minLength: 1 })),
+  /** Paddle Billing notification destination secret; mounts POST /webhooks/paddle when set. */
+  PADDLE_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
+  /** Lemon Squeezy webhook signing secret; mounts POST /webhooks/lemonsqueezy when set. */
+  LEMONSQUEEZY_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
   /** Reverse proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
   TRUST_PROXY: T.String({ default: '0', pattern: '^[0-9]{1,2}$' }),
   /** Stripe API address; unset is Stripe's own. For stripe-mock or a test double. */
@@ -81,6 +85,8 @@ export type Config = {
   webhookAllowPrivate: boolean;
   stripeWebhookSecret: string | undefined;
   stripeSecretKey: string | undefined;
+  paddleWebhookSecret: string | undefined;
+  lemonSqueezyWebhookSecret: string | undefined;
   trustProxy: number;
   stripeApiUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -95,7 +101,7 @@ export class ConfigError extends Error {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -145,6 +151,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
     stripeSecretKey: env.STRIPE_SECRET_KEY,
+    paddleWebhookSecret: env.PADDLE_WEBHOOK_SECRET,
+    lemonSqueezyWebhookSecret: env.LEMONSQUEEZY_WEBHOOK_SECRET,
     trustProxy: Number(env.TRUST_PROXY),
     stripeApiUrl: env.STRIPE_API_URL,
     logLevel: env.LOG_LEVEL,
