@@ -40,7 +40,7 @@ const commissionsOf = (userId: string) =>
 const counts = async () =>
   (
     await svc.sql`select (select count(*)::int from events) as events, (select count(*)::int from billing_customers) as links,
-      (select count(*)::int from billing_pending_reversals) as pending, (select count(*)::int from commissions where status = 'reversed') as reversed`
+      (select count(*)::int from billing_refunds) as refunds, (select count(*)::int from commissions where status = 'reversed') as reversed`
   )[0];
 
 /** A referred user whose Paddle customer is linked (customer.updated with custom data). */
@@ -270,7 +270,7 @@ describe('adjustments: refunds and chargebacks', () => {
     );
     expect(pending.body.actions).toEqual([]);
     expect(await commissionsOf('u_refund')).toMatchObject([{ status: 'accrued' }]);
-    expect((await counts())!.pending).toBe(0);
+    expect(await svc.sql`select 1 from billing_refunds where refund_key = ${id}`).toHaveLength(0);
 
     const approved = notification('adjustment.updated', adjustment({ id, transactionId, customerId, action: 'refund', status: 'approved', type: 'full', total: '10000' }));
     for (let i = 0; i < 3; i++) expect((await send(approved)).status).toBe(200);
@@ -279,6 +279,26 @@ describe('adjustments: refunds and chargebacks', () => {
     const reversed = (await outbox(svc.sql, 'commission.reversed')).filter((e) => e.data.commissionId === commission!.id);
     expect(reversed).toHaveLength(1);
     expect(reversed[0]!.data).toMatchObject({ amount: '20.00', currency: 'USD', reason: 'refund' });
+  });
+
+  test('a partial refund counts once approved, once for its created and updated events, and several add up', async () => {
+    const { customerId, transactionId } = await paid('u_partial');
+    const [commission] = await commissionsOf('u_partial');
+    const first = paddleId('adj');
+    const partial = (id: string, status: 'pending_approval' | 'approved', total: string) =>
+      notification(status === 'approved' ? 'adjustment.updated' : 'adjustment.created', adjustment({ id, transactionId, customerId, action: 'refund', status, type: 'partial', total }));
+    await send(partial(first, 'pending_approval', '2500'));
+    expect(await commissionsOf('u_partial')).toMatchObject([{ amount: 2000n, status: 'accrued' }]);
+    await send(partial(first, 'approved', '2500'));
+    await send({ ...partial(first, 'approved', '2500'), event_type: 'adjustment.created' });
+    expect(await commissionsOf('u_partial')).toMatchObject([{ amount: 1500n, status: 'accrued' }]);
+    await send(partial(paddleId('adj'), 'approved', '7500'));
+    expect(await commissionsOf('u_partial')).toMatchObject([{ amount: 1500n, status: 'reversed', reversal_reason: 'refund' }]);
+    const reasons = (await outbox(svc.sql, 'commission.reversed')).filter((e) => e.data.commissionId === commission!.id).map((e) => [e.data.amount, e.data.reason]);
+    expect(reasons).toEqual([
+      ['15.00', 'partial_refund'],
+      ['15.00', 'refund'],
+    ]);
   });
 
   test('a rejected refund and a credit change nothing', async () => {
