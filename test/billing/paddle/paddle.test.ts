@@ -121,6 +121,33 @@ describe('signature and routing', () => {
     expect(await counts()).toEqual(before);
   });
 
+  test('every field the adapter reads, replaced by odd values in a well-signed notification, never gives a 500', async () => {
+    const customerId = paddleId('ctm');
+    const transactionId = paddleId('txn');
+    const samples: [string, Record<string, any>][] = [
+      ['customer.created', customer(customerId, 'u_fuzz')],
+      ['subscription.created', subscription(paddleId('sub'), customerId, 'active', { userId: 'u_fuzz' })],
+      ['transaction.completed', transaction({ id: transactionId, customerId, total: '100', userId: 'u_fuzz' })],
+      ['adjustment.updated', adjustment({ transactionId, customerId, action: 'refund', status: 'approved', type: 'partial', total: '50' })],
+    ];
+    const odd = [null, 0, -1, 1e308, '', 'x'.repeat(5000), '\u0000', '\ud800', [], {}, [1], { service_user_id: { a: 1 } }, true];
+    const failures: string[] = [];
+    for (const [type, data] of samples) {
+      for (const key of [...Object.keys(data), 'details.totals.total', 'totals.total', 'custom_data.service_user_id']) {
+        for (const value of odd) {
+          const copy = structuredClone(data);
+          const path = key.split('.');
+          let at: any = copy;
+          for (const step of path.slice(0, -1)) at = at[step] ??= {};
+          at[path.at(-1)!] = value;
+          const res = await send(notification(type, copy));
+          if (res.status !== 200 && res.status !== 400) failures.push(`${type} ${key}=${JSON.stringify(value)?.slice(0, 20)} -> ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+
   test('unknown event types are acknowledged and ignored', async () => {
     const res = await deliver(svc.url, paddleKit.unknown());
     expect(res.status).toBe(200);
