@@ -66,7 +66,8 @@ export function createStripePlugin(options: StripeOptions): BillingPlugin {
       if (timestamp * 1000 - Date.now() > SIGNATURE_TOLERANCE_S * 1000) {
         throw new SignatureError(`timestamp more than ${SIGNATURE_TOLERANCE_S} s in the future`);
       }
-      return { id: event.id, type: event.type, createdAt: new Date(event.created * 1000 + 999), object: event.data.object };
+      const created = Number.isSafeInteger(event.created) ? new Date(event.created * 1000 + 999) : new Date();
+      return { id: event.id, type: event.type, createdAt: created, object: event.data?.object ?? null };
     },
     map(event: ProviderEvent) {
       return HANDLERS[event.type]?.(event) ?? [];

@@ -6,7 +6,8 @@ import type { BillingAction, BillingPlugin, ProviderEvent } from '../../plugins/
 import type { AppContext } from '../context';
 import type { Transaction, Tx } from '../db';
 import type { ProviderEventReceived } from '../modules/billing/model';
-import { reverseCommissionIn } from '../modules/commissions/lifecycle';
+import { apportion, formatMinor, fraction, roundHalfEven, type Fraction } from '../lib/money';
+import { reduceCommissionIn, reverseCommissionIn } from '../modules/commissions/lifecycle';
 import { recordEvent, type RecordedEvent } from './record-event';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
@@ -15,21 +16,28 @@ type Reversal = Extract<BillingAction, { kind: 'reversal' }>;
 /** What the provider webhook answers (beside `received: true`). */
 export type IngestOutcome = Omit<typeof ProviderEventReceived.static, 'received'>;
 
-export async function ingestProviderEvent(ctx: AppContext, plugin: BillingPlugin, event: ProviderEvent): Promise<IngestOutcome> {
-  const done: string[] = [];
-  for (const action of plugin.map(event)) {
-    switch (action.kind) {
-      case 'link-customer':
-        done.push(...(await linkCustomer(ctx, plugin.name, action.customerId, action.userId)));
-        break;
-      case 'conversion':
-        done.push(await convert(ctx, plugin.name, event.id, action));
-        break;
-      case 'reversal':
-        done.push(await reverse(ctx, plugin.name, event.id, action));
-        break;
+/**
+ * Applies one provider event in ONE transaction: a delivery that fails part-way (a payload the core
+ * refuses, a lost connection) leaves nothing behind, and the provider's retry starts clean.
+ */
+export async function ingestProviderEvent(ctx: AppContext, plugin: BillingPlugin, event: ProviderEvent, actions: BillingAction[]): Promise<IngestOutcome> {
+  const done = await ctx.sql.begin(async (tx) => {
+    const lines: string[] = [];
+    for (const action of actions) {
+      switch (action.kind) {
+        case 'link-customer':
+          lines.push(...(await linkCustomer(ctx, tx, plugin.name, action.customerId, action.userId)));
+          break;
+        case 'conversion':
+          lines.push(await convert(ctx, tx, plugin.name, event.id, action));
+          break;
+        case 'reversal':
+          lines.push(await reverse(ctx, tx, plugin.name, event.id, action));
+          break;
+      }
     }
-  }
+    return lines;
+  });
   return { eventId: event.id, type: event.type, actions: done };
 }
 
@@ -57,21 +65,20 @@ async function userFor(sql: Tx, provider: string, customerId: string): Promise<s
  * Remembers customer -> user. Conversions that arrived before the link were recorded under a
  * stand-in user id (attribution no_identity, nothing lost); they are now replayed for the real user.
  */
-async function linkCustomer(ctx: AppContext, provider: string, customerId: string, userId: string): Promise<string[]> {
-  await ctx.sql`
+async function linkCustomer(ctx: AppContext, tx: Transaction, provider: string, customerId: string, userId: string): Promise<string[]> {
+  await tx`
     insert into billing_customers (provider, customer_id, user_id) values (${provider}, ${customerId}, ${userId})
     on conflict (provider, customer_id) do update set user_id = excluded.user_id, updated_at = now()`;
-  const parked = await ctx.sql<ParkedEvent[]>`
+  const parked = await tx<ParkedEvent[]>`
     select id, type, amount, currency, occurred_at, metadata, idempotency_key from events
     where source = ${provider} and user_id = ${unlinkedUser(provider, customerId)}
     order by occurred_at, id`;
   const done = [`linked ${customerId}`];
   for (const event of parked) {
     const references = (
-      await ctx.sql<{ reference: string }[]>`select reference from billing_references where provider = ${provider} and event_id = ${event.id}`
+      await tx<{ reference: string }[]>`select reference from billing_references where provider = ${provider} and event_id = ${event.id}`
     ).map((r) => r.reference);
-    const replayed = await ctx.sql.begin((tx) =>
-      recordConversion(ctx, tx, {
+    const replayed = await recordConversion(ctx, tx, {
         provider,
         idempotencyKey: `${event.idempotency_key}:${userId}`,
         conversion: {
@@ -84,8 +91,7 @@ async function linkCustomer(ctx: AppContext, provider: string, customerId: strin
           references,
           metadata: { ...event.metadata, replayOf: event.id },
         },
-      }),
-    );
+      });
     done.push(describe(event.type, replayed));
   }
   return done;
@@ -96,17 +102,15 @@ async function linkCustomer(ctx: AppContext, provider: string, customerId: strin
  * the event, under an advisory lock on (provider, object), so the same invoice arriving under a
  * second event id, at once or later, on any replica, answers the event the first one recorded.
  */
-async function convert(ctx: AppContext, provider: string, providerEventId: string, action: Conversion): Promise<string> {
-  return ctx.sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:billing-object:${provider}:${action.objectId}`}, 0))`;
-    const [seen] = await tx<{ event_id: string }[]>`select event_id from billing_conversions where provider = ${provider} and object_id = ${action.objectId}`;
-    if (seen) return `${action.type} ${seen.event_id} (already recorded)`;
-    const recorded = await recordConversion(ctx, tx, { provider, idempotencyKey: `${provider}:${providerEventId}`, conversion: action });
-    await tx`
-      insert into billing_conversions (provider, object_id, event_id, provider_event_id)
-      values (${provider}, ${action.objectId}, ${recorded.event.id}, ${providerEventId})`;
-    return describe(action.type, recorded);
-  });
+async function convert(ctx: AppContext, tx: Transaction, provider: string, providerEventId: string, action: Conversion): Promise<string> {
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:billing-object:${provider}:${action.objectId}`}, 0))`;
+  const [seen] = await tx<{ event_id: string }[]>`select event_id from billing_conversions where provider = ${provider} and object_id = ${action.objectId}`;
+  if (seen) return `${action.type} ${seen.event_id} (already recorded)`;
+  const recorded = await recordConversion(ctx, tx, { provider, idempotencyKey: `${provider}:${providerEventId}`, conversion: action });
+  await tx`
+    insert into billing_conversions (provider, object_id, event_id, provider_event_id)
+    values (${provider}, ${action.objectId}, ${recorded.event.id}, ${providerEventId})`;
+  return describe(action.type, recorded);
 }
 
 type ConversionRecord = Omit<Conversion, 'kind' | 'objectId'>;
@@ -139,13 +143,8 @@ async function recordConversion(
   if (conversion.references.length > 0) {
     const rows = conversion.references.map((reference) => ({ provider, reference, event_id: recorded.event.id }));
     await tx`insert into billing_references ${tx(rows, 'provider', 'reference', 'event_id')} on conflict do nothing`;
-    const pending = await tx<{ reason: Reversal['reason']; provider_event_id: string }[]>`
-      delete from billing_pending_reversals
-      where provider = ${provider} and reference = any(${conversion.references})
-      returning reason, provider_event_id`;
-    for (const p of pending) {
-      await reverseIn(tx, provider, p.provider_event_id, { kind: 'reversal', references: conversion.references, reason: p.reason });
-    }
+    // money that came back before this payment arrived is applied now
+    await settleRefunds(ctx, tx, provider, recorded.event.id);
   }
   return recorded;
 }
@@ -153,27 +152,102 @@ async function recordConversion(
 const describe = (type: string, recorded: RecordedEvent) =>
   `${type} ${recorded.event.id} ${recorded.attribution.status}${recorded.replayed ? ' (already recorded)' : ''}`;
 
-function reverse(ctx: AppContext, provider: string, providerEventId: string, action: Reversal): Promise<string> {
-  return ctx.sql.begin((tx) => reverseIn(tx, provider, providerEventId, action));
+/**
+ * Money came back. The notice is kept (billing_refunds, one row per provider refund object, the
+ * larger total winning), then every conversion it names is settled against all it knows. When the
+ * payment has not arrived yet, recordConversion settles it on arrival.
+ */
+async function reverse(ctx: AppContext, tx: Transaction, provider: string, providerEventId: string, action: Reversal): Promise<string> {
+  const refunded = action.refunded;
+  await tx`
+    insert into billing_refunds (provider, refund_key, refs, reason, amount, paid, provider_event_id)
+    values (${provider}, ${refunded?.key ?? `event:${providerEventId}`}, ${action.references}::text[], ${action.reason},
+            ${refunded?.amount ?? null}, ${refunded?.of ?? null}, ${providerEventId})
+    on conflict (provider, refund_key) do update set
+      refs = array(select distinct r from unnest(billing_refunds.refs || excluded.refs) as r order by r),
+      amount = case when billing_refunds.amount is null or excluded.amount is null then null
+                    else greatest(billing_refunds.amount, excluded.amount) end,
+      paid = coalesce(billing_refunds.paid, excluded.paid),
+      updated_at = now()`;
+  const events = await tx<{ event_id: string }[]>`
+    select distinct event_id from billing_references where provider = ${provider} and reference = any(${action.references}::text[])
+    order by event_id`;
+  if (events.length === 0) return `${action.reason} waiting for its payment`;
+  const outcomes: string[] = [];
+  for (const { event_id } of events) outcomes.push(await settleRefunds(ctx, tx, provider, event_id));
+  return outcomes.filter((o) => o !== '').join('; ') || `${action.reason}: nothing left to reverse`;
 }
 
-/** Reverses every live commission of the conversions the references point at. */
-async function reverseIn(tx: Transaction, provider: string, providerEventId: string, action: Reversal): Promise<string> {
-  const commissions = await tx<{ id: string }[]>`
-    select c.id from commissions c
-    where c.event_id in (
-      select event_id from billing_references where provider = ${provider} and reference = any(${action.references})
-    ) and c.status <> 'reversed'
+type RefundNotice = { reason: Reversal['reason']; amount: bigint | null; paid: bigint | null };
+
+/**
+ * Brings a conversion's live commissions in line with every refund notice about it: all of the
+ * payment back (or a chargeback) reverses them; a share of it lowers each in proportion to what
+ * came back, from its accrued amount, the reductions of one currency apportioned so they add up
+ * (half-even). Settling again with nothing new changes nothing, so redeliveries are harmless, and a
+ * commission is never raised. Answers what it did, in words ('' when nothing).
+ */
+async function settleRefunds(ctx: AppContext, tx: Transaction, provider: string, eventId: string): Promise<string> {
+  // one settlement of a conversion at a time: the next one reads what this one wrote
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:refunds:${eventId}`}, 0))`;
+  const commissions = await tx<{ id: string; status: string; amount: bigint; currency: string; accrued: bigint }[]>`
+    select c.id, c.status, c.amount, c.currency,
+      coalesce((select a.amount_before from commission_adjustments a where a.commission_id = c.id order by a.id limit 1), c.amount) as accrued
+    from commissions c
+    where c.event_id = ${eventId} and c.status <> 'reversed'
     order by c.id
-    for update`;
-  const known = await tx<{ found: number }[]>`select 1 as found from billing_references where provider = ${provider} and reference = any(${action.references}) limit 1`;
-  if (known.length === 0) {
-    const rows = action.references.map((reference) => ({ provider, reference, reason: action.reason, provider_event_id: providerEventId }));
-    await tx`insert into billing_pending_reversals ${tx(rows, 'provider', 'reference', 'reason', 'provider_event_id')} on conflict do nothing`;
-    return `${action.reason} waiting for its payment`;
+    for update of c`;
+  if (commissions.length === 0) return '';
+  const notices = await tx<RefundNotice[]>`
+    select reason, amount, paid from billing_refunds
+    where provider = ${provider}
+      and refs && array(select reference from billing_references where provider = ${provider} and event_id = ${eventId})`;
+  const [event] = await tx<{ amount: bigint | null; currency: string | null }[]>`select amount, currency from events where id = ${eventId}`;
+  const share = refundedShare(notices, event?.amount ?? null);
+  const actor = `provider:${provider}`;
+  if (share === 'all') {
+    const reason = notices.some((n) => n.reason === 'chargeback') ? 'chargeback' : 'refund';
+    for (const c of commissions) await reverseCommissionIn(tx, { id: c.id, actor, reason });
+    return `${reason}: reversed ${commissions.length}`;
   }
-  for (const c of commissions) {
-    await reverseCommissionIn(tx, { id: c.id, actor: `provider:${provider}`, reason: action.reason });
+  if (share.num === 0n) return '';
+  const detail = describeShare(share, event);
+  let reduced = 0;
+  for (const currency of new Set(commissions.map((c) => c.currency))) {
+    const group = commissions.filter((c) => c.currency === currency);
+    const cuts = apportion(group.map((c) => fraction(c.accrued * share.num, share.den)));
+    for (const [i, c] of group.entries()) {
+      const target = c.accrued - cuts[i]!;
+      if (target >= c.amount) continue;
+      if (target <= 0n) await reverseCommissionIn(tx, { id: c.id, actor, reason: 'refund' });
+      else await reduceCommissionIn(tx, { id: c.id, amount: target, actor, reason: 'partial_refund', detail });
+      reduced++;
+    }
   }
-  return `${action.reason}: reversed ${commissions.length}`;
+  ctx.log.debug('partial refund settled', { provider, eventId, share: `${share.num}/${share.den}`, reduced });
+  return reduced > 0 ? `partial_refund: reduced ${reduced}` : '';
+}
+
+/**
+ * The share of a payment that came back, exact: 'all' for a full reversal (a notice without an
+ * amount, or refunds reaching what was paid), else the sum of each notice's amount over what it
+ * says was paid (or the conversion's amount). Notices that give no way to size them are left out.
+ */
+export function refundedShare(notices: RefundNotice[], eventAmount: bigint | null): 'all' | Fraction {
+  let share: Fraction = fraction(0n, 1n);
+  for (const n of notices) {
+    if (n.amount === null) return 'all';
+    const paid = n.paid ?? eventAmount;
+    if (paid === null || paid <= 0n) continue;
+    share = fraction(share.num * paid + n.amount * share.den, share.den * paid);
+  }
+  return share.num >= share.den ? 'all' : share;
+}
+
+function describeShare(share: Fraction, event: { amount: bigint | null; currency: string | null } | undefined): string {
+  if (event?.amount && event.currency) {
+    const back = roundHalfEven(event.amount * share.num, share.den);
+    return `${formatMinor(back, event.currency)} of ${formatMinor(event.amount, event.currency)} ${event.currency} refunded`;
+  }
+  return `${share.num}/${share.den} of the payment refunded`;
 }

@@ -115,7 +115,7 @@ async function payBatch(
     ), netted as (
       update clawbacks k set status = 'applied', payout_id = g.payout_id, applied_at = now()
       from groups g
-      where k.commission_id = any(${due.flatMap((g) => g.clawIds)}::text[])
+      where k.id = any(${due.flatMap((g) => g.clawIds)}::bigint[])
         and k.partner_id = g.partner_id and k.currency = g.currency and k.status = 'open'
       returning k.amount, g.payout_id
     ), totals as (

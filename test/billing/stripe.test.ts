@@ -251,11 +251,12 @@ describe('refunds and disputes', () => {
     expect(reversed[0]!.data).toEqual({ commissionId: commission!.id, partnerId: chain.partnerId, amount: '20.00', currency: 'USD', reason: 'refund' });
   });
 
-  test('a partial refund leaves the commission as it is', async () => {
+  test('a partial refund lowers the commission by the refunded share of the charge', async () => {
     await paidUser('u_partial', 'pi_partial');
     const res = await deliver(svc.url, stripeEvent('charge.refunded', charge('ch_partial', 'pi_partial', 10000, 2500)));
     expect(res.status).toBe(200);
-    expect(await commissionsOf('u_partial')).toMatchObject([{ status: 'accrued' }]);
+    expect(res.body.actions).toEqual(['partial_refund: reduced 1']);
+    expect(await commissionsOf('u_partial')).toMatchObject([{ amount: 1500n, status: 'accrued', reversal_reason: null }]);
   });
 
   test('a dispute reverses the commission with reason chargeback', async () => {

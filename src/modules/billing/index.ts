@@ -29,7 +29,18 @@ async function receive(ctx: AppContext, plugin: BillingPlugin, request: Request)
     if (error instanceof SignatureError) throw new AppError('invalid_body', `signature verification failed: ${error.message}`);
     throw error;
   }
-  const outcome = await ingestProviderEvent(ctx, plugin, event);
+  if (typeof event.id !== 'string' || event.id === '' || typeof event.type !== 'string' || event.type === '') {
+    throw new AppError('invalid_body', `a ${plugin.name} event needs an id and a type`);
+  }
+  let actions;
+  try {
+    actions = plugin.map(event);
+  } catch (error) {
+    // a signed body that is not what the provider documents: refused whole, nothing recorded
+    ctx.log.warn('billing event not understood', { provider: plugin.name, eventId: event.id, type: event.type, error: String(error) });
+    throw new AppError('invalid_body', `the ${event.type} event does not have the shape ${plugin.name} documents`);
+  }
+  const outcome = await ingestProviderEvent(ctx, plugin, event, actions);
   ctx.log.info('billing event', { provider: plugin.name, ...outcome });
   return { received: true as const, ...outcome };
 }

@@ -116,6 +116,41 @@ export async function reverseCommissionIn(tx: Tx, input: { id: string; actor: st
   return commissionView(row!);
 }
 
+/**
+ * Lowers a live commission's amount (a partial refund of its conversion): records the adjustment
+ * (who, when, why, from what to what), opens a clawback for the difference when the commission was
+ * already paid, and emits commission.reversed with the amount it has now. The status does not change.
+ */
+export async function reduceCommissionIn(
+  tx: Tx,
+  input: { id: string; amount: bigint; actor: string; reason: string; detail?: string },
+): Promise<CommissionView> {
+  const current = await lockCommission(tx, input.id);
+  throwIfIllegal('reverse', input.id, current.status);
+  if (input.amount < 0n || input.amount >= current.amount) {
+    throw new RangeError(`a reduction of commission ${input.id} must end between 0 and ${current.amount} (got ${input.amount})`);
+  }
+  const [row] = await tx<CommissionRow[]>`
+    update commissions set amount = ${input.amount} where id = ${input.id}
+    returning ${tx([...COMMISSION_COLUMNS])}`;
+  await tx`
+    insert into commission_adjustments (commission_id, amount_before, amount_after, reason, actor, detail)
+    values (${input.id}, ${current.amount}, ${input.amount}, ${input.reason}, ${input.actor}, ${input.detail ?? null})`;
+  if (current.status === 'paid') {
+    await tx`
+      insert into clawbacks (commission_id, partner_id, currency, amount, reason)
+      values (${row!.id}, ${row!.partner_id}, ${row!.currency}, ${current.amount - input.amount}, ${input.reason})`;
+  }
+  await enqueueEvent(tx, 'commission.reversed', {
+    commissionId: row!.id,
+    partnerId: row!.partner_id,
+    amount: formatMinor(row!.amount, row!.currency),
+    currency: row!.currency,
+    reason: input.reason,
+  });
+  return commissionView(row!);
+}
+
 export async function reverseCommission(sql: Sql, input: { id: string; actor: string; reason: string }): Promise<CommissionView> {
   return sql.begin((tx) => reverseCommissionIn(tx, input));
 }

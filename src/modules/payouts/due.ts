@@ -11,7 +11,7 @@ export type PayableGroup = {
   /** Approved commissions, minor units, and how many. */
   gross: bigint;
   commissionCount: number;
-  /** Open clawbacks netted against them, minor units, how many, and which (by commission id). */
+  /** Open clawbacks netted against them, minor units, how many, and which (clawback ids). */
   claw: bigint;
   clawbackCount: number;
   clawIds: string[];
@@ -34,13 +34,13 @@ export async function payableGroups(sql: Tx, input: { partnerIds?: string[]; loc
       where status = 'approved' ${partners}
       ${lock}
     ), owed as (
-      select commission_id, partner_id, currency, amount from clawbacks
+      select id, partner_id, currency, amount from clawbacks
       where status = 'open' ${partners}
       ${lock}
     ), gross as (
       select partner_id, currency, sum(amount)::bigint as gross, count(*)::int as n from approved group by partner_id, currency
     ), claw as (
-      select partner_id, currency, sum(amount)::bigint as claw, count(*)::int as m, array_agg(commission_id) as claw_ids
+      select partner_id, currency, sum(amount)::bigint as claw, count(*)::int as m, array_agg(id::text order by id) as claw_ids
       from owed group by partner_id, currency
     )
     select g.partner_id, g.currency, g.gross, g.n, coalesce(c.claw, 0)::bigint as claw, coalesce(c.m, 0)::int as m,

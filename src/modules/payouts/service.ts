@@ -92,7 +92,8 @@ export async function markPayoutPaid(sql: Sql, input: { id: string; actor: strin
 /**
  * pending -> failed. The money did not move, so what the payout held becomes payable again:
  * its commissions go back to approved (transition `release`), the clawbacks it netted reopen, and a
- * clawback of a commission reversed while this payout was pending is cancelled (it was never paid).
+ * clawback opened against one of its commissions while it was pending (a reversal, a partial refund)
+ * is cancelled (that money was never paid).
  * The lines it held are kept on the payout (failed_lines) for the record.
  */
 export async function markPayoutFailed(sql: Sql, input: { id: string; actor: string; reason: string }): Promise<PayoutView> {
@@ -104,10 +105,15 @@ export async function markPayoutFailed(sql: Sql, input: { id: string; actor: str
         failed_lines = jsonb_build_object(
           'commissions', (select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'amount', c.amount, 'status', c.status) order by c.id), '[]')
                           from commissions c where c.payout_id = ${input.id}),
-          'clawbacks', (select coalesce(jsonb_agg(jsonb_build_object('commissionId', k.commission_id, 'amount', k.amount, 'reason', k.reason) order by k.commission_id), '[]')
+          'clawbacks', (select coalesce(jsonb_agg(jsonb_build_object('commissionId', k.commission_id, 'amount', k.amount, 'reason', k.reason) order by k.id), '[]')
                         from clawbacks k where k.payout_id = ${input.id}))
       where id = ${input.id}
       returning ${tx([...PAYOUT_COLUMNS])}`;
+    // clawbacks opened against this payout's commissions while it was pending are void: the money
+    // never left (a released commission is paid again at its reduced amount)
+    await tx`
+      update clawbacks set status = 'cancelled'
+      where status = 'open' and commission_id in (select id from commissions where payout_id = ${input.id})`;
     await tx`
       with released as (
         update commissions set status = ${TRANSITIONS.release.to}, payout_id = null, paid_at = null
@@ -116,9 +122,6 @@ export async function markPayoutFailed(sql: Sql, input: { id: string; actor: str
       )
       insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
       select id, 'paid', ${TRANSITIONS.release.to}, ${input.actor}, ${`payout ${input.id} failed: ${input.reason}`} from released`;
-    await tx`
-      update clawbacks set status = 'cancelled'
-      where status = 'open' and commission_id in (select id from commissions where payout_id = ${input.id} and status = 'reversed')`;
     await tx`update clawbacks set status = 'open', payout_id = null, applied_at = null where payout_id = ${input.id}`;
     return payoutView(row!);
   });
@@ -168,7 +171,7 @@ export async function payoutDetail(sql: Sql, row: PayoutRow): Promise<typeof Pay
     select id, campaign_id, event_type, amount, status, created_at, approved_at, paid_at
     from commissions where payout_id = ${row.id} order by id`;
   const clawbacks = await sql<{ commission_id: string; amount: bigint; reason: string; created_at: Date }[]>`
-    select commission_id, amount, reason, created_at from clawbacks where payout_id = ${row.id} order by commission_id`;
+    select commission_id, amount, reason, created_at from clawbacks where payout_id = ${row.id} order by id`;
   return {
     ...payoutView(row),
     commissions: commissions.map((c) => ({
