@@ -70,11 +70,13 @@ export type ResourceType = keyof typeof RESOURCES;
 
 /** A well-signed body that is not what Lemon Squeezy documents: a 400 naming the field. */
 export const malformed = (field: string, message: string) =>
-  new AppError('invalid_body', `malformed Lemon Squeezy event: ${field} ${message}`, [{ field, message }]);
+  new AppError('invalid_body', `malformed Lemon Squeezy event: ${field}: ${message}`, [{ field, message }]);
+
+const problem = (message: string) => message.charAt(0).toLowerCase() + message.slice(1);
 
 function check<S extends TSchema>(schema: S, value: unknown, at: string): Static<S> {
   const first = Value.Errors(schema, value).First();
-  if (first) throw malformed(`${at}${first.path.replaceAll('/', '.')}` || '(body)', first.message.toLowerCase());
+  if (first) throw malformed([at, ...first.path.split('/').filter(Boolean)].filter(Boolean).join('.') || '(body)', problem(first.message));
   return value as Static<S>;
 }
 
@@ -84,7 +86,7 @@ export function readDelivery(raw: string): LemonSqueezyDelivery {
   try {
     body = JSON.parse(raw);
   } catch {
-    throw malformed('(body)', 'is not JSON');
+    throw malformed('(body)', 'must be JSON');
   }
   return check(Delivery, body, '');
 }
@@ -93,9 +95,9 @@ export function readDelivery(raw: string): LemonSqueezyDelivery {
 export function readAttributes<K extends ResourceType>(type: K, attributes: unknown): Static<(typeof RESOURCES)[K]> {
   const checked = check(RESOURCES[type] as TSchema, attributes, 'data.attributes') as Static<(typeof RESOURCES)[K]>;
   if ('currency' in checked && !isKnownCurrency(checked.currency.toUpperCase())) {
-    throw malformed('data.attributes.currency', 'is not an ISO 4217 code');
+    throw malformed('data.attributes.currency', 'must be an ISO 4217 code');
   }
-  if (Number.isNaN(Date.parse(checked.created_at))) throw malformed('data.attributes.created_at', 'is not a timestamp');
+  if (Number.isNaN(Date.parse(checked.created_at))) throw malformed('data.attributes.created_at', 'must be a timestamp');
   return checked;
 }
 

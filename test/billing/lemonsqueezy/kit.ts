@@ -59,6 +59,9 @@ export const lemonSqueezyKit: ProviderKit = {
       { body: paid({ created_at: 'yesterday' }) },
       { body: { ...paid({}), data: { ...paid({}).data, type: 'subscriptions' } } },
       { body: webhook('order_created', 'orders', nextId(), order({ customerId, total: 4900 }), { service_user_id: { nested: true } }) },
+      { body: webhook('order_created', 'orders', nextId(), order({ customerId, total: 4900 }), { service_user_id: 'u\u0000nul' }) },
+      { body: { ...paid({}), meta: { event_name: 'order_created', custom_data: ['service_user_id'] } } },
+      { body: webhook('subscription_payment_success', 'subscription-invoices', nextId(), { ...order({ customerId, total: 4900 }), billing_reason: 'renewal' }) },
     ];
   },
 };
