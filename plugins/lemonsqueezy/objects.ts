@@ -10,7 +10,8 @@ const NumericId = T.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 /** Integer minor units ("cents" in Lemon Squeezy's words) of the object's currency. */
 const Minor = T.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 const Currency = T.String({ pattern: '^[A-Za-z]{3}$' });
-const Timestamp = T.String({ maxLength: 40 });
+/** ISO 8601 as Lemon Squeezy writes it: `2026-11-24T02:38:00.000000Z`. */
+const Timestamp = T.String({ maxLength: 40, pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(Z|[+-][0-9]{2}:?[0-9]{2})$' });
 
 /** `{meta, data}`: one JSON:API resource plus what the webhook adds. */
 const Delivery = T.Object({
