@@ -80,6 +80,7 @@ const RULES: Record<string, AuthRule> = {
   'GET /events': { scope: 'events:read', ...P },
   'GET /commissions': { scope: 'commissions:read', ...P },
   'GET /commissions/:id': { scope: 'commissions:read', ...P },
+  'GET /commissions/:id/history': { scope: 'commissions:read', ...P },
   'POST /commissions/:id/approve': 'commissions:write',
   'POST /commissions/:id/reverse': 'commissions:write',
   'POST /payouts/run': 'payouts:write',
