@@ -3,6 +3,7 @@
 import type { Config } from '../src/config';
 import type { Sql } from '../src/db';
 import type { BillingPlugin } from './billing';
+import { createLemonSqueezyPlugin } from './lemonsqueezy';
 import { createStripePlugin } from './stripe';
 
 /** A provider the service can take webhooks from, as the admin settings page explains it. */
@@ -47,5 +48,6 @@ export function enabledBillingPlugins(config: Config, sql: Sql): BillingPlugin[]
   if (config.stripeWebhookSecret || config.stripeSecretKey) {
     plugins.push(createStripePlugin({ webhookSecret: config.stripeWebhookSecret, secretKey: config.stripeSecretKey, apiUrl: config.stripeApiUrl, sql }));
   }
+  if (config.lemonSqueezyWebhookSecret) plugins.push(createLemonSqueezyPlugin({ webhookSecret: config.lemonSqueezyWebhookSecret }));
   return plugins;
 }

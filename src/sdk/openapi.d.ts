@@ -733,6 +733,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/lemonsqueezy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Inbound lemonsqueezy webhook */
+        post: operations["postV1WebhooksLemonsqueezy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "attribution.created": {
@@ -7993,6 +8010,106 @@ export interface operations {
         };
     };
     postV1WebhooksStripe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                        /**
+                         * @description The provider's event id.
+                         * @example evt_1QzXk2LkdIwHu7ix
+                         */
+                        eventId: string;
+                        /**
+                         * @description The provider's event type.
+                         * @example invoice.paid
+                         */
+                        type: string;
+                        /**
+                         * @description What the event caused, one line each (customer links, conversions and their attribution, reversals); empty when the event type is ignored.
+                         * @example [
+                         *       "invoice_paid evt_01jd8x0000000000000000000a attributed"
+                         *     ]
+                         */
+                        actions: string[];
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1WebhooksLemonsqueezy: {
         parameters: {
             query?: never;
             header?: never;

@@ -48,6 +48,8 @@ const PUBLIC_ROUTES = new Set([
   'OPTIONS /v1/identify',
   'POST /webhooks/stripe',
   'POST /v1/webhooks/stripe',
+  'POST /webhooks/lemonsqueezy',
+  'POST /v1/webhooks/lemonsqueezy',
 ]);
 const PAGES = /^\/(admin|portal)(\/|$)/;
 /** The pages anyone may open: signing in and up. Every other page wants its own kind of session. */
@@ -191,7 +193,7 @@ const newPayout = () =>
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  svc = await startService({ ...LOCAL_RECEIVERS, ADMIN_EMAILS: ADMIN_EMAIL, STRIPE_WEBHOOK_SECRET: 'whsec_matrix' });
+  svc = await startService({ ...LOCAL_RECEIVERS, ADMIN_EMAILS: ADMIN_EMAIL, STRIPE_WEBHOOK_SECRET: 'whsec_matrix', LEMONSQUEEZY_WEBHOOK_SECRET: 'lsq_matrix' });
   routes = createApp(svc.ctx).routes.map((r) => {
     const detail = (r.hooks as { detail?: Record<string, unknown> }).detail ?? {};
     const route = { method: r.method, path: r.path };
