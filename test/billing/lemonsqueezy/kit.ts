@@ -35,11 +35,8 @@ export const lemonSqueezyKit: ProviderKit = {
   refund: ({ paymentId, customerId, userId, paid, total, currency }) => ({
     body: webhook('order_refunded', 'orders', paymentId, order({ customerId: Number(customerId), total: paid, currency, refunded: total }), custom(userId)),
   }),
-  // Lemon Squeezy sends no dispute event: the nearest it sends is the order refunded in full, which
-  // reverses the commissions with reason refund
-  chargeback: ({ paymentId, customerId, userId, paid, currency }) => ({
-    body: webhook('order_refunded', 'orders', paymentId, order({ customerId: Number(customerId), total: paid, currency, refunded: paid }), custom(userId)),
-  }),
+  // Lemon Squeezy sends no dispute event (a lost dispute reaches us, if at all, as a refund)
+  chargeback: () => null,
   unknown: () => ({
     body: webhook('license_key_created', 'license-keys', nextId(), { store_id: 41_235, customer_id: nextId(), order_id: nextId(), key: '80e15db5-c796-436b-850c-8f9c98a48abe', status: 'inactive' }),
   }),
