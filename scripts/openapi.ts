@@ -16,7 +16,7 @@ export const SDK_TYPES_PATH = new URL('../src/sdk/openapi.d.ts', import.meta.url
 
 /** The document of a service with every optional route mounted (what /openapi.json serves then). */
 export function fullDocument() {
-  const config = loadConfig({ DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', STRIPE_WEBHOOK_SECRET: 'whsec_document', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_document', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', STRIPE_WEBHOOK_SECRET: 'whsec_document', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_document', LEMONSQUEEZY_WEBHOOK_SECRET: 'lsq_document', LOG_LEVEL: 'silent' });
   const sql = openSql(config.databaseUrl!, { max: 1 });
   const ctx = createContext(config, sql, createLogger('silent'));
   const document = openApiDocument(createApp(ctx));

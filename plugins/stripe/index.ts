@@ -70,7 +70,8 @@ export function createStripePlugin(options: StripeOptions): BillingPlugin {
       return { id: event.id, type: event.type, createdAt: created, object: event.data?.object ?? null };
     },
     map(event: ProviderEvent) {
-      return HANDLERS[event.type]?.(event) ?? [];
+      // own keys only: an event type such as `constructor` is not a handler
+      return Object.hasOwn(HANDLERS, event.type) ? HANDLERS[event.type]!(event) : [];
     },
     payouts: options.secretKey ? connectPayouts(client, options.sql) : undefined,
   };

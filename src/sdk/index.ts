@@ -71,6 +71,7 @@ export type Link = Answer<'/v1/links', 'post', 201>;
 
 export type Commission = Answer<'/v1/commissions/{id}', 'get', 200>;
 export type CommissionList = Answer<'/v1/commissions', 'get', 200>;
+export type CommissionHistory = Answer<'/v1/commissions/{id}/history', 'get', 200>;
 export type CommissionQuery = QueryOf<'/v1/commissions', 'get'>;
 
 export type Page = { limit?: number; cursor?: string };
@@ -127,6 +128,8 @@ export class Partnerd {
   readonly commissions = {
     list: (params: CommissionQuery = {}) => this.#request<CommissionList>('GET', '/v1/commissions', { query: params }),
     get: (id: string) => this.#request<Commission>('GET', `/v1/commissions/${encodeURIComponent(id)}`),
+    /** Status moves and amount changes (partial refunds), oldest first. */
+    history: (id: string) => this.#request<CommissionHistory>('GET', `/v1/commissions/${encodeURIComponent(id)}/history`),
   };
 
   async #request<T>(method: string, path: string, options: { body?: unknown; query?: Query } & RequestOptions = {}): Promise<T> {

@@ -141,6 +141,7 @@ async function recordConversion(
     tx,
   );
   if (conversion.references.length > 0) {
+    await lockReferences(tx, provider, conversion.references);
     const rows = conversion.references.map((reference) => ({ provider, reference, event_id: recorded.event.id }));
     await tx`insert into billing_references ${tx(rows, 'provider', 'reference', 'event_id')} on conflict do nothing`;
     // money that came back before this payment arrived is applied now
@@ -159,6 +160,7 @@ const describe = (type: string, recorded: RecordedEvent) =>
  */
 async function reverse(ctx: AppContext, tx: Transaction, provider: string, providerEventId: string, action: Reversal): Promise<string> {
   const refunded = action.refunded;
+  await lockReferences(tx, provider, action.references);
   await tx`
     insert into billing_refunds (provider, refund_key, refs, reason, amount, paid, provider_event_id)
     values (${provider}, ${refunded?.key ?? `event:${providerEventId}`}, ${action.references}::text[], ${action.reason},
@@ -176,6 +178,16 @@ async function reverse(ctx: AppContext, tx: Transaction, provider: string, provi
   const outcomes: string[] = [];
   for (const { event_id } of events) outcomes.push(await settleRefunds(ctx, tx, provider, event_id));
   return outcomes.filter((o) => o !== '').join('; ') || `${action.reason}: nothing left to reverse`;
+}
+
+/**
+ * A payment and a refund of it that arrive at the same moment meet on their references: each takes
+ * these locks before writing its side, so whichever comes second sees the first one's rows (a refund
+ * would otherwise wait for a payment that never looks for it). Sorted, so two holders never deadlock.
+ */
+async function lockReferences(tx: Transaction, provider: string, references: string[]): Promise<void> {
+  const keys = [...new Set(references)].sort().map((r) => `partnerd:billing-ref:${provider}:${r}`);
+  for (const key of keys) await tx`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 }
 
 type RefundNotice = { reason: Reversal['reason']; amount: bigint | null; paid: bigint | null };

@@ -50,6 +50,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /v1/webhooks/stripe',
   'POST /webhooks/paddle',
   'POST /v1/webhooks/paddle',
+  'POST /webhooks/lemonsqueezy',
+  'POST /v1/webhooks/lemonsqueezy',
 ]);
 const PAGES = /^\/(admin|portal)(\/|$)/;
 /** The pages anyone may open: signing in and up. Every other page wants its own kind of session. */
@@ -80,6 +82,7 @@ const RULES: Record<string, AuthRule> = {
   'GET /events': { scope: 'events:read', ...P },
   'GET /commissions': { scope: 'commissions:read', ...P },
   'GET /commissions/:id': { scope: 'commissions:read', ...P },
+  'GET /commissions/:id/history': { scope: 'commissions:read', ...P },
   'POST /commissions/:id/approve': 'commissions:write',
   'POST /commissions/:id/reverse': 'commissions:write',
   'POST /payouts/run': 'payouts:write',
@@ -192,7 +195,7 @@ const newPayout = () =>
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  svc = await startService({ ...LOCAL_RECEIVERS, ADMIN_EMAILS: ADMIN_EMAIL, STRIPE_WEBHOOK_SECRET: 'whsec_matrix', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_matrix' });
+  svc = await startService({ ...LOCAL_RECEIVERS, ADMIN_EMAILS: ADMIN_EMAIL, STRIPE_WEBHOOK_SECRET: 'whsec_matrix', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_matrix', LEMONSQUEEZY_WEBHOOK_SECRET: 'lsq_matrix' });
   routes = createApp(svc.ctx).routes.map((r) => {
     const detail = (r.hooks as { detail?: Record<string, unknown> }).detail ?? {};
     const route = { method: r.method, path: r.path };

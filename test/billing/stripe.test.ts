@@ -74,6 +74,11 @@ describe('signature and routing', () => {
     const res = await deliver(svc.url, stripeEvent('payment_method.attached', { id: 'pm_1', object: 'payment_method' }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ received: true, type: 'payment_method.attached', actions: [] });
+    // names of every object's own properties are event types like any other
+    for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const odd = await deliver(svc.url, stripeEvent(type, { id: 'x_1', object: 'unknown' }));
+      expect({ status: odd.status, actions: odd.body.actions }).toEqual({ status: 200, actions: [] });
+    }
   });
 
   test('other providers are 404', async () => {

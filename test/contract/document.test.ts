@@ -8,7 +8,7 @@ import { startService, type TestService } from '../support/service';
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService({ STRIPE_WEBHOOK_SECRET: 'whsec_contract', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_contract' });
+  svc = await startService({ STRIPE_WEBHOOK_SECRET: 'whsec_contract', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_contract', LEMONSQUEEZY_WEBHOOK_SECRET: 'lsq_contract' });
 }, 60_000);
 afterAll(() => svc.stop());
 

@@ -1,10 +1,11 @@
-// Commission read routes: GET /v1/commissions (filters) and GET /v1/commissions/:id.
+// Commission read routes: GET /v1/commissions (filters), GET /v1/commissions/:id and its history.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { invalidField } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
 import { CommissionParams, CommissionResponses, ListCommissionsQuery } from './model';
+import { commissionHistories } from './history';
 import { getCommission, listCommissions } from './service';
 
 function timeParam(value: string | undefined, field: string): Date | undefined {
@@ -54,6 +55,24 @@ export function commissionRoutes(ctx: AppContext) {
         params: CommissionParams,
         response: CommissionResponses.get,
         detail: { summary: 'Get a commission' },
+      },
+    )
+    .get(
+      '/commissions/:id/history',
+      async ({ params, principal }) => {
+        const commission = await getCommission(ctx.sql, params.id);
+        requirePartner(principal, commission.partnerId);
+        const entries = (await commissionHistories(ctx.sql, [commission.id], () => commission.currency)).get(commission.id)!;
+        const accrued = entries.find((e) => e.change === 'amount')?.amountBefore ?? commission.amount;
+        // partners see what happened, not which admin or key did it
+        const shown = principal.kind === 'partner' ? entries.map((e) => ({ ...e, actor: null })) : entries;
+        return { commissionId: commission.id, currency: commission.currency, accruedAmount: accrued, amount: commission.amount, entries: shown };
+      },
+      {
+        auth: { scope: 'commissions:read', partner: true },
+        params: CommissionParams,
+        response: CommissionResponses.history,
+        detail: { summary: "A commission's history: status moves and amount changes (partial refunds), oldest first" },
       },
     );
 }

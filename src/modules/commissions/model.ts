@@ -50,9 +50,33 @@ export const CommissionRecord = t.Object({
 
 export const CommissionList = listOf('commissions', CommissionRecord);
 
+const HistoryEntry = t.Object({
+  at: Timestamp,
+  change: t.UnionEnum(['status', 'amount'], { description: '`status`: a move between states; `amount`: the amount was lowered (a partial refund).' }),
+  fromStatus: t.Nullable(t.String({ description: 'null for the accrual itself and for amount changes.' })),
+  toStatus: t.Nullable(t.String()),
+  amountBefore: t.Nullable(Amount),
+  amountAfter: t.Nullable(Amount),
+  actor: t.Nullable(
+    t.String({ description: 'Who did it: `pipeline`, `job:approval`, `provider:stripe`, `key:…`, `admin:…`. null when a partner reads it.', examples: ['provider:stripe'] }),
+  ),
+  reason: t.Nullable(t.String({ examples: ['partial_refund', 'holdback elapsed'] })),
+  detail: t.Nullable(t.String({ description: 'The change in words.', examples: ['25.00 of 100.00 USD refunded'] })),
+});
+
+/** GET /v1/commissions/:id/history: why a commission has the status and amount it has. */
+export const CommissionHistory = t.Object({
+  commissionId: t.String(),
+  currency: t.String(),
+  accruedAmount: t.String({ ...Amount, description: 'The amount at accrual, before any adjustment (major units).', examples: ['20.00'] }),
+  amount: Amount,
+  entries: t.Array(HistoryEntry),
+});
+
 export const CommissionResponses = {
   list: { 200: CommissionList, ...errors(400, 401, 403) },
   get: { 200: CommissionRecord, ...errors(400, 401, 403, 404) },
+  history: { 200: CommissionHistory, ...errors(400, 401, 403, 404) },
   approve: { 200: CommissionRecord, ...errors(400, 401, 403, 404, 409, 413) },
   reverse: { 200: CommissionRecord, ...errors(400, 401, 403, 404, 409, 413) },
 };

@@ -371,6 +371,8 @@ export type EventDetail = {
   attributions: { id: string; partnerId: string; partnerName: string; campaignId: string; campaignName: string; clickId: string; model: string; weight: number }[];
   touches: { position: number; clickId: string; partnerId: string; partnerName: string; campaignName: string; weightNum: number; weightDen: number }[];
   commissions: CommissionListed[];
+  /** Amount changes of its commissions after accrual (partial refunds), oldest first. */
+  adjustments: { commissionId: string; partnerName: string; at: Date; before: bigint; after: bigint; currency: string; reason: string; actor: string; detail: string | null }[];
 };
 
 /** One event with what it led to: its attributions, the user's referral touches and its commissions. */
@@ -403,6 +405,15 @@ export async function eventDetail(sql: Sql, id: string): Promise<EventDetail | n
       weightNum: t.weight_num, weightDen: t.weight_den,
     })),
     commissions: commissions.map(listedCommission),
+    adjustments: (
+      await sql<{ commission_id: string; partner_name: string; created_at: Date; amount_before: bigint; amount_after: bigint; currency: string; reason: string; actor: string; detail: string | null }[]>`
+        select a.commission_id, p.name as partner_name, a.created_at, a.amount_before, a.amount_after, c.currency, a.reason, a.actor, a.detail
+        from commission_adjustments a join commissions c on c.id = a.commission_id join partners p on p.id = c.partner_id
+        where c.event_id = ${id} order by a.id`
+    ).map((a) => ({
+      commissionId: a.commission_id, partnerName: a.partner_name, at: a.created_at, before: a.amount_before, after: a.amount_after,
+      currency: a.currency, reason: a.reason, actor: a.actor, detail: a.detail,
+    })),
   };
 }
 

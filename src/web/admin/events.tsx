@@ -290,6 +290,7 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
       ) : (
         <CommissionsTable commissions={commissions} names={{ partners, campaigns }} caption="Commissions this event earned" />
       )}
+      {props.detail.adjustments.length > 0 && <AmountChanges changes={props.detail.adjustments} />}
       <h2>Attributions</h2>
       {attributions.length === 0 ? (
         <p class="empty" safe>{attributionBadge(e.attributionStatus).title}</p>
@@ -368,5 +369,52 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
         </>
       )}
     </AdminLayout>
+  );
+}
+
+/** Why a commission's amount is below what it accrued: each reduction, who made it and why. */
+function AmountChanges(props: { changes: EventDetail['adjustments'] }) {
+  return (
+    <>
+      <h3>Amount changes</h3>
+      <p class="hint">Money that came back on this payment lowered its commissions in proportion; a paid one owes the difference back in the next payout.</p>
+      <div class="table-wrap">
+        <table id="amount-changes" class="stack">
+          <caption class="vh">Amount changes of these commissions</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Partner</th>
+              <NumHead label="Before" />
+              <NumHead label="After" />
+              <th scope="col">Why</th>
+              <th scope="col">By</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.changes.map((c) => (
+              <tr>
+                <td class="lead" safe>{`${minute(c.at)} UTC`}</td>
+                <td data-label="Partner">
+                  <Trunc text={c.partnerName} />
+                </td>
+                <td class="num" data-label="Before" safe>
+                  {formatMoney(c.before, c.currency)}
+                </td>
+                <td class="num" data-label="After" safe>
+                  {formatMoney(c.after, c.currency)}
+                </td>
+                <td data-label="Why" safe>
+                  {c.detail ? `${c.reason.replace(/_/g, ' ')}: ${c.detail}` : c.reason.replace(/_/g, ' ')}
+                </td>
+                <td data-label="By" safe>
+                  {c.actor}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

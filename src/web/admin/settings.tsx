@@ -1,12 +1,16 @@
-// Admin settings: attribution model and window, partner self-signup. The rules are the API's
-// (UpdateSettingsBody in modules/settings/model.ts, updateSettings in its service).
+// Admin settings: attribution model and window, partner self-signup (the API's rules:
+// UpdateSettingsBody in modules/settings/model.ts, updateSettings in its service), and the billing
+// providers: which are connected, and the webhook address to paste into each provider's dashboard.
 import { Elysia } from 'elysia';
+import { PROVIDER_GUIDES } from '../../../plugins';
 import type { AppContext } from '../../context';
+import { providerActivity, type ProviderActivity } from '../../modules/billing/service';
 import { UpdateSettingsBody } from '../../modules/settings/model';
 import { getSettings, updateSettings, type Settings, type UpdateSettingsInput } from '../../modules/settings/service';
 import { CsrfInput, Field, schemaErrors, SelectField, type FormErrors } from '../forms';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
+import { Badge } from '../ui';
 import { AdminLayout, Done, type AdminKit } from './kit';
 
 const PATH = '/admin/settings';
@@ -18,13 +22,26 @@ const MODELS = [
 
 type Values = { attributionModel: string; attributionWindowDays: string; partnerSignup: string };
 
+/** A billing provider as the page shows it. */
+type Provider = (typeof PROVIDER_GUIDES)[number] & { connected: boolean; url: string; activity: ProviderActivity | undefined };
+
+async function providers(ctx: AppContext): Promise<Provider[]> {
+  const activity = await providerActivity(ctx.sql);
+  return PROVIDER_GUIDES.map((g) => ({
+    ...g,
+    connected: ctx.billingPlugins.some((p) => p.name === g.name && p.receivesWebhooks),
+    url: `${ctx.config.baseUrl}/webhooks/${g.name}`,
+    activity: activity.get(g.name),
+  }));
+}
+
 export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
   return new Elysia({ detail: { hide: true } })
     .get(PATH, ({ request, query }) =>
       kit.page(request, async (page) => {
-        const s = await getSettings(ctx.sql);
+        const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
         const done = typeof query.done === 'string' ? query.done : undefined;
-        return render(<SettingsPage page={page} settings={s} values={toValues(s)} envSignup={ctx.config.partnerSignup} done={done} />);
+        return render(<SettingsPage page={page} settings={s} values={toValues(s)} envSignup={ctx.config.partnerSignup} done={done} providers={billing} />);
       }),
     )
     .post(PATH, ({ request, body }) =>
@@ -42,8 +59,10 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         const errors: FormErrors = schemaErrors(UpdateSettingsBody, input);
         if (errors.attributionWindowDays) errors.attributionWindowDays = 'a whole number of days, 1 to 3650';
         if (Object.keys(errors).length > 0) {
-          const s = await getSettings(ctx.sql);
-          return render(<SettingsPage page={page} settings={s} values={values} errors={errors} envSignup={ctx.config.partnerSignup} />, { status: 400 });
+          const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
+          return render(<SettingsPage page={page} settings={s} values={values} errors={errors} envSignup={ctx.config.partnerSignup} providers={billing} />, {
+            status: 400,
+          });
         }
         await updateSettings(ctx.sql, input as UpdateSettingsInput);
         return seeOther(`${PATH}?done=saved`);
@@ -55,7 +74,15 @@ function toValues(s: Settings): Values {
   return { attributionModel: s.attributionModel, attributionWindowDays: String(s.attributionWindowDays), partnerSignup: s.partnerSignup ?? 'default' };
 }
 
-function SettingsPage(props: { page: AdminPage; settings: Settings; values: Values; errors?: FormErrors; envSignup: string; done?: string }) {
+function SettingsPage(props: {
+  page: AdminPage;
+  settings: Settings;
+  values: Values;
+  errors?: FormErrors;
+  envSignup: string;
+  done?: string;
+  providers: Provider[];
+}) {
   const e = props.errors ?? {};
   return (
     <AdminLayout page={props.page} title="Settings" current={PATH}>
@@ -85,6 +112,69 @@ function SettingsPage(props: { page: AdminPage; settings: Settings; values: Valu
         />
         <button type="submit">Save settings</button>
       </form>
+      <BillingProviders providers={props.providers} />
     </AdminLayout>
+  );
+}
+
+const when = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** One card per provider: connected or not, the address to paste, and what to select there. */
+function BillingProviders(props: { providers: Provider[] }) {
+  return (
+    <section aria-labelledby="billing-heading" id="billing">
+      <h2 id="billing-heading">Billing providers</h2>
+      <p class="hint">
+        Sales, refunds and disputes arrive from your billing provider without code. A provider is connected when its secret is set in the
+        service's environment; set it and restart. Setup step by step: docs/plugins.md.
+      </p>
+      <ul class="providers">
+        {props.providers.map((p) => (
+          <li class="provider" id={`provider-${p.name}`}>
+            <h3>
+              <span safe>{p.label}</span>{' '}
+              {p.connected ? (
+                <Badge tone="green" label="Connected" title={`${p.variable} is set: POST /webhooks/${p.name} is open`} />
+              ) : (
+                <Badge tone="grey" label="Not connected" title={`Set ${p.variable} to connect ${p.label}`} />
+              )}
+            </h3>
+            <div class="copy">
+              <label class="vh" for={`hook-${p.name}`} safe>
+                {`${p.label} webhook address`}
+              </label>
+              <input id={`hook-${p.name}`} value={p.url} readonly />
+              <button type="button" class="secondary" data-copy={`#hook-${p.name}`} aria-label={`Copy the ${p.label} webhook address`}>
+                Copy
+              </button>
+            </div>
+            <dl class="facts">
+              <dt safe>{`In ${p.label}`}</dt>
+              <dd safe>{p.where}</dd>
+              <dt>Events to send</dt>
+              <dd>
+                {p.events.map((e, i) => (
+                  <>
+                    {i > 0 && ', '}
+                    <code safe>{e}</code>
+                  </>
+                ))}
+              </dd>
+              <dt>Secret</dt>
+              <dd>
+                <code safe>{p.variable}</code>
+                {p.connected ? ' is set.' : ' is not set.'}
+              </dd>
+              <dt>Received</dt>
+              <dd>
+                {p.activity && p.activity.conversions + p.activity.refunds > 0
+                  ? `${p.activity.conversions.toLocaleString('en-US')} conversions${p.activity.lastAt ? `, the latest ${when(p.activity.lastAt)}` : ''}; ${p.activity.refunds.toLocaleString('en-US')} refunds or disputes`
+                  : 'Nothing yet.'}
+              </dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -50,8 +50,8 @@ export interface ProviderKit {
    * `n` numbers the refunds of one payment (1, 2, …) for providers that give each its own id.
    */
   refund(input: { paymentId: string; customerId: string; userId?: string; paid: number; amount: number; total: number; n: number; currency?: string }): Delivery;
-  /** A chargeback (dispute) of payment `paymentId`. */
-  chargeback(input: { paymentId: string; customerId: string; userId?: string; paid: number; currency?: string }): Delivery;
+  /** A chargeback (dispute) of payment `paymentId`; null when the provider sends no dispute event. */
+  chargeback(input: { paymentId: string; customerId: string; userId?: string; paid: number; currency?: string }): Delivery | null;
   /** An event type the plugin does not handle. */
   unknown(): Delivery;
   /**
