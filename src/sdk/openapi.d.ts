@@ -860,7 +860,7 @@ export interface webhooks {
         put?: never;
         /**
          * commission.reversed
-         * @description A commission is reversed (refund, chargeback, fraud). Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).
+         * @description A commission is reversed (refund, chargeback, fraud), or lowered by a partial refund (reason partial_refund). Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).
          */
         post: operations["event.commission.reversed"];
         delete?: never;
@@ -8629,7 +8629,7 @@ export interface operations {
                         commissionId: string;
                         partnerId: string;
                         /**
-                         * @description Decimal string in major units, e.g. "12.50".
+                         * @description The commission's amount: all of it reversed, or, with reason partial_refund, what it is worth now that part of the payment came back (it stays in its status; GET /v1/commissions/:id/history has the amount before).
                          * @example 12.50
                          */
                         amount: string;
@@ -8639,8 +8639,10 @@ export interface operations {
                          */
                         currency: string;
                         /**
+                         * @description Why: refund, chargeback, partial_refund (lowered in proportion, not reversed), or what an admin gave.
                          * @example refund
                          * @example chargeback
+                         * @example partial_refund
                          * @example fraud
                          */
                         reason: string;

@@ -65,6 +65,9 @@ describe('events and attribution', () => {
     // 25% of 49.99 = 12.4975 -> 12.50
     expect(commission).toMatchObject({ partnerId: p, amount: '12.50', currency: 'USD', status: 'accrued' });
     expect((await client.commissions.list({ partnerId: p })).commissions).toHaveLength(1);
+    const history = await client.commissions.history(commission.id);
+    expect(history).toMatchObject({ commissionId: commission.id, accruedAmount: '12.50', amount: '12.50', currency: 'USD' });
+    expect(history.entries.map((e) => [e.change, e.toStatus, e.actor])).toEqual([['status', 'accrued', 'pipeline']]);
     expect((await client.events.list({ limit: 1 })).events[0]!.id).toBe(result.eventId);
   });
 

@@ -22,7 +22,7 @@ export const EVENT_FIRES_WHEN: Record<EventType, string> = {
   'commission.accrued': 'A commission enters the accrued state.',
   'commission.approved': 'A commission is approved (manually or automatically after the holdback).',
   'commission.paid': 'A commission is paid by the payout runner.',
-  'commission.reversed': 'A commission is reversed (refund, chargeback, fraud).',
+  'commission.reversed': 'A commission is reversed (refund, chargeback, fraud), or lowered by a partial refund (reason partial_refund).',
   'partner.created': 'A partner is inserted (admin invite, self-signup, or network federation).',
   'partner.activated': 'An invited partner uses the magic link.',
   'partnership.approved': "A network creator's partnership request is approved and the local partner is provisioned by federation.",
@@ -66,9 +66,16 @@ export const EVENT_DATA = {
   'commission.reversed': t.Object({
     commissionId: t.String(),
     partnerId: t.String(),
-    amount: Amount,
+    amount: t.String({
+      ...Amount,
+      description:
+        'The commission\'s amount: all of it reversed, or, with reason partial_refund, what it is worth now that part of the payment came back (it stays in its status; GET /v1/commissions/:id/history has the amount before).',
+    }),
     currency: Currency,
-    reason: t.String({ examples: ['refund', 'chargeback', 'fraud'] }),
+    reason: t.String({
+      description: 'Why: refund, chargeback, partial_refund (lowered in proportion, not reversed), or what an admin gave.',
+      examples: ['refund', 'chargeback', 'partial_refund', 'fraud'],
+    }),
   }),
   'partner.created': t.Object({
     partnerId: t.String(),

@@ -85,7 +85,7 @@ function SettingsPage(props: {
 }) {
   const e = props.errors ?? {};
   return (
-    <AdminLayout page={props.page} title="Settings" current={PATH}>
+    <AdminLayout page={props.page} title="Settings" current={PATH} scripts={['/assets/copy.js']}>
       <h1>Settings</h1>
       <Done texts={{ saved: 'Settings saved. New events use them from now on.' }} done={props.done} />
       <form method="post" action={PATH} novalidate class="narrow">
@@ -117,6 +117,7 @@ function SettingsPage(props: {
   );
 }
 
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const when = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** One card per provider: connected or not, the address to paste, and what to select there. */
@@ -168,7 +169,7 @@ function BillingProviders(props: { providers: Provider[] }) {
               <dt>Received</dt>
               <dd>
                 {p.activity && p.activity.conversions + p.activity.refunds > 0
-                  ? `${p.activity.conversions.toLocaleString('en-US')} conversions${p.activity.lastAt ? `, the latest ${when(p.activity.lastAt)}` : ''}; ${p.activity.refunds.toLocaleString('en-US')} refunds or disputes`
+                  ? `${count(p.activity.conversions, 'conversion', 'conversions')}${p.activity.lastAt ? `, the latest ${when(p.activity.lastAt)}` : ''}; ${count(p.activity.refunds, 'refund or dispute', 'refunds or disputes')}`
                   : 'Nothing yet.'}
               </dd>
             </dl>
