@@ -7,7 +7,7 @@ let svc: TestService;
 let routes: { method: string; path: string; query: string[] }[] = [];
 
 beforeAll(async () => {
-  svc = await startService({ STRIPE_WEBHOOK_SECRET: 'whsec_robustness', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_robustness' });
+  svc = await startService({ STRIPE_WEBHOOK_SECRET: 'whsec_robustness', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_robustness', LEMONSQUEEZY_WEBHOOK_SECRET: 'ls_robustness' });
   const doc = (await svc.api('GET', '/openapi.json', { key: null })).body;
   for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {

@@ -14,6 +14,10 @@ function customerEvent(event: ProviderEvent, signup: boolean): BillingAction[] {
   const customer = event.object as StripeCustomer;
   const userId = customer.metadata?.[USER_ID_KEY]?.trim();
   if (!userId) return [];
+  // a user id the service can store (as identify takes it); anything else is refused whole (400)
+  if (typeof userId !== 'string' || userId.length > 255 || userId.includes('\0') || !userId.isWellFormed()) {
+    throw new TypeError(`metadata.${USER_ID_KEY} must be 1-255 characters of text`);
+  }
   const actions: BillingAction[] = [{ kind: 'link-customer', customerId: customer.id, userId }];
   if (signup) {
     actions.push({

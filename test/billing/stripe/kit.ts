@@ -48,6 +48,8 @@ export const stripeKit: ProviderKit = {
     { body: stripeEvent('invoice.paid', { ...invoice(`in_${rand()}`, `cus_${rand()}`, 1000), currency: null }) },
     { body: stripeEvent('customer.created', { id: `cus_${rand()}`, object: 'customer', metadata: { service_user_id: 42 } }) },
     { body: stripeEvent('charge.refunded', { id: `ch_${rand()}`, object: 'charge' }) },
+    { body: stripeEvent('customer.updated', customer(`cus_${rand()}`, 'u_\u0000_nul')) },
+    { body: stripeEvent('customer.updated', customer(`cus_${rand()}`, 'u'.repeat(256))) },
     { body: { ...stripeEvent('invoice.paid', invoice(`in_${rand()}`, `cus_${rand()}`, 1000)), id: '' } },
   ],
 };
