@@ -133,6 +133,8 @@ async function recordConversion(
       occurredAt: conversion.occurredAt.toISOString(),
       metadata: conversion.metadata,
       idempotencyKey: input.idempotencyKey,
+      couponCode: conversion.couponCode ?? undefined,
+      holdCode: userId === unlinkedUser(provider, conversion.customerId), // credited by the replay for the linked user
     },
     tx,
   );
