@@ -128,6 +128,25 @@ describe('links', () => {
   });
 });
 
+describe('codes', () => {
+  test('codes.create, then attribution.track with couponCode credits the code partner; codes.archive stops it', async () => {
+    const c = await fx.campaign(svc.sql, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 10 }] });
+    const p = await fx.partner(svc.sql);
+    await svc.sql`insert into partner_campaigns (partner_id, campaign_id) values (${p}, ${c})`;
+    const code = await client.codes.create({ code: 'SdkCode', partnerId: p, campaignId: c });
+    expect(code).toMatchObject({ code: 'SdkCode', partnerId: p, campaignId: c, archivedAt: null });
+    expect((await client.codes.list({ partnerId: p })).codes.map((x) => x.id)).toEqual([code.id]);
+    const result = await client.attribution.track({ userId: fx.userId('sdk-code'), type: 'invoice_paid', value: 40, currency: 'USD', couponCode: 'sdkcode' });
+    expect(result.attribution.touches).toEqual([expect.objectContaining({ partnerId: p, couponCode: 'SdkCode', clickId: null })]);
+    expect((await client.codes.archive(code.id)).archivedAt).not.toBeNull();
+    const after = await client.attribution.track({ userId: fx.userId('sdk-code'), type: 'invoice_paid', value: 40, currency: 'USD', couponCode: 'SdkCode' });
+    expect(after.attribution.status).toBe('no_identity');
+    expect((await client.codes.get(code.id)).archivedAt).not.toBeNull();
+    const taken = await rejection(client.codes.create({ code: 'SDKCODE', partnerId: p, campaignId: c }));
+    expect([taken.status, taken.code]).toEqual([409, 'conflict']);
+  });
+});
+
 describe('the SDK is the contract', () => {
   test('its calls in this file were all checked against the OpenAPI document', () => {
     expect(checked).toBeGreaterThan(10);
