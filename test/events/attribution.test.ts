@@ -130,6 +130,7 @@ describe('statuses', () => {
       partnerId: b,
       campaignId,
       clickId: clickIds[1],
+      couponCode: null,
       model: 'last_click',
       weight: 1,
       eventType: 'invoice_paid',
