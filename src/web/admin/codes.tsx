@@ -162,7 +162,8 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
                   <td class="num" data-label="Conversions" data-stat="conversions" safe>
                     {c.stats.conversions.toLocaleString('en-US')}
                   </td>
-                  <td class="num money" data-label="Revenue" data-stat="revenue" safe>
+                  {/* one headline amount per card on phones (the commissions); revenue is a labelled line */}
+                  <td class="num" data-label="Revenue" data-stat="revenue" safe>
                     {sums(c.stats.revenue, c.currency)}
                   </td>
                   <td class="num money" data-label="Commissions" data-stat="commissions" safe>
