@@ -32,6 +32,7 @@ describe('happy', () => {
       code: 'Podcast20',
       partnerId: owner,
       campaignId,
+      stripePromotionCodeId: null,
       createdAt: expect.any(String),
       archivedAt: null,
     });

@@ -7,8 +7,10 @@ import { rejectNul } from '../../lib/nul';
 import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
 import { CodeParams, CodeResponses, CreateCodeBody, ListCodesQuery, UpdateCodeBody } from './model';
 import { createCode, getCode, listCodes, setCodeArchived } from './service';
+import { codeSync } from './stripe';
 
 export function codeRoutes(ctx: AppContext) {
+  const sync = codeSync(ctx.config);
   return new Elysia({ tags: ['Promotion codes'] })
     .use(authPlugin(ctx))
     .onBeforeHandle(rejectNul)
@@ -21,7 +23,7 @@ export function codeRoutes(ctx: AppContext) {
         }
         const partnerId = own ?? body.partnerId;
         if (partnerId === undefined) throw invalidField('partnerId', 'required');
-        const code = await createCode(ctx.sql, { code: body.code, partnerId, campaignId: body.campaignId });
+        const code = await createCode(ctx.sql, { code: body.code, partnerId, campaignId: body.campaignId }, sync);
         set.status = 201;
         return code;
       },
@@ -31,7 +33,8 @@ export function codeRoutes(ctx: AppContext) {
         response: CodeResponses.create,
         detail: {
           summary: 'Create a promotion code',
-          description: 'Admins (campaigns:write) for any partner; a partner for itself, on a campaign it holds (403 otherwise). A code taken ignoring case is a 409.',
+          description:
+            "Admins (campaigns:write) for any partner; a partner for itself, on a campaign it holds (403 otherwise). A code taken ignoring case is a 409. With STRIPE_SECRET_KEY and the campaign's stripeCouponId, the Stripe promotion code is created too; if Stripe refuses, the answer is 502 and no code is created.",
         },
       },
     )
@@ -65,13 +68,16 @@ export function codeRoutes(ctx: AppContext) {
     )
     .patch(
       '/codes/:id',
-      async ({ params, body }) => setCodeArchived(ctx.sql, params.id, body.archived),
+      async ({ params, body }) => setCodeArchived(ctx.sql, params.id, body.archived, sync),
       {
         auth: 'campaigns:write',
         params: CodeParams,
         body: UpdateCodeBody,
         response: CodeResponses.update,
-        detail: { summary: 'Archive ({archived: true}) or unarchive a promotion code', description: 'An archived code credits nobody: events naming it fall back to clicks.' },
+        detail: {
+          summary: 'Archive ({archived: true}) or unarchive a promotion code',
+          description: 'An archived code credits nobody: events naming it fall back to clicks. A code synced to Stripe is deactivated (reactivated) there first; if Stripe refuses, the answer is 502 and nothing changes.',
+        },
       },
     );
 }

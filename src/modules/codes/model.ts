@@ -31,6 +31,9 @@ export const CodeRecord = t.Object({
   code: t.String({ examples: ['PODCAST20'], description: 'As typed when created; matched ignoring case.' }),
   partnerId: t.String(),
   campaignId: t.String(),
+  stripePromotionCodeId: t.Nullable(t.String({ examples: ['promo_1Q2w3E4r5T6y7U8i'] }), {
+    description: "The matching Stripe promotion code, when the code was synced to Stripe (STRIPE_SECRET_KEY and the campaign's stripeCouponId).",
+  }),
   createdAt: Timestamp,
   archivedAt: t.Nullable(Timestamp, { description: 'Set while the code is archived: it credits nobody.' }),
 });
@@ -38,8 +41,8 @@ export const CodeRecord = t.Object({
 export const CodeList = listOf('codes', CodeRecord);
 
 export const CodeResponses = {
-  create: { 201: CodeRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  create: { 201: CodeRecord, ...errors(400, 401, 403, 404, 409, 413, 502) },
   list: { 200: CodeList, ...errors(400, 401, 403) },
   get: { 200: CodeRecord, ...errors(400, 401, 403, 404) },
-  update: { 200: CodeRecord, ...errors(400, 401, 403, 404, 413) },
+  update: { 200: CodeRecord, ...errors(400, 401, 403, 404, 413, 502) },
 };

@@ -6,12 +6,21 @@ import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { findCampaign, partnerHoldsCampaign } from '../campaigns/service';
 import type { CodeRecord } from './model';
+import type { CodeSync } from './stripe';
 
 export type PromotionCode = typeof CodeRecord.static;
 
-type CodeRow = { id: string; code: string; partner_id: string; campaign_id: string; created_at: Date; archived_at: Date | null };
+type CodeRow = {
+  id: string;
+  code: string;
+  partner_id: string;
+  campaign_id: string;
+  stripe_promotion_code_id: string | null;
+  created_at: Date;
+  archived_at: Date | null;
+};
 
-const COLUMNS = (sql: Tx) => sql`id, code, partner_id, campaign_id, created_at, archived_at`;
+const COLUMNS = (sql: Tx) => sql`id, code, partner_id, campaign_id, stripe_promotion_code_id, created_at, archived_at`;
 
 function toCode(row: CodeRow): PromotionCode {
   return {
@@ -19,6 +28,7 @@ function toCode(row: CodeRow): PromotionCode {
     code: row.code,
     partnerId: row.partner_id,
     campaignId: row.campaign_id,
+    stripePromotionCodeId: row.stripe_promotion_code_id,
     createdAt: iso(row.created_at)!,
     archivedAt: iso(row.archived_at),
   };
@@ -37,8 +47,11 @@ export function codeProblem(code: string): string | null {
  * Creates a code. The partner must exist, not be revoked, and hold the campaign (403 otherwise);
  * the campaign must exist and not be archived. A code taken ignoring case is a 409: the unique
  * index on lower(code) decides, so two requests racing for one code cannot both win.
+ *
+ * With `sync` and a campaign Stripe coupon, the Stripe promotion code is created while the row's
+ * transaction holds the code: if Stripe refuses (502), the row is rolled back and nothing exists.
  */
-export async function createCode(sql: Sql, input: { code: string; partnerId: string; campaignId: string }): Promise<PromotionCode> {
+export async function createCode(sql: Sql, input: { code: string; partnerId: string; campaignId: string }, sync?: CodeSync | null): Promise<PromotionCode> {
   const problem = codeProblem(input.code);
   if (problem) throw invalidField('code', problem);
   const [partner] = isId('partner', input.partnerId)
@@ -52,12 +65,20 @@ export async function createCode(sql: Sql, input: { code: string; partnerId: str
     throw forbidden("the partner does not hold this campaign (see the partner's campaignIds)");
   }
   if (campaign.archivedAt) throw conflict('the campaign is archived; unarchive it to create codes');
+  const coupon = sync ? campaign.stripeCouponId : null;
   try {
-    const [row] = await sql<CodeRow[]>`
-      insert into promotion_codes (id, code, partner_id, campaign_id)
-      values (${newId('promotionCode')}, ${input.code}, ${input.partnerId}, ${campaign.id})
-      returning ${COLUMNS(sql)}`;
-    return toCode(row!);
+    return await sql.begin(async (tx) => {
+      const [row] = await tx<CodeRow[]>`
+        insert into promotion_codes (id, code, partner_id, campaign_id)
+        values (${newId('promotionCode')}, ${input.code}, ${input.partnerId}, ${campaign.id})
+        returning ${COLUMNS(tx)}`;
+      if (sync && coupon) {
+        const promo = await sync.create({ id: row!.id, code: row!.code, coupon });
+        await tx`update promotion_codes set stripe_promotion_code_id = ${promo} where id = ${row!.id}`;
+        return toCode({ ...row!, stripe_promotion_code_id: promo });
+      }
+      return toCode(row!);
+    });
   } catch (error) {
     if ((error as { code?: string }).code === '23505') {
       throw new AppError('conflict', `code "${input.code}" is taken (codes are compared ignoring case)`, [{ field: 'code', message: 'is taken' }]);
@@ -94,9 +115,16 @@ export async function listCodes(
   return rows.map(toCode);
 }
 
-/** Archives (stops crediting) or unarchives a code; archiving twice keeps the first time. */
-export async function setCodeArchived(sql: Sql, id: string, archived: boolean): Promise<PromotionCode> {
+/**
+ * Archives (stops crediting) or unarchives a code; archiving twice keeps the first time. A code
+ * synced to Stripe is deactivated (reactivated) there first: if Stripe refuses, nothing changes.
+ */
+export async function setCodeArchived(sql: Sql, id: string, archived: boolean, sync?: CodeSync | null): Promise<PromotionCode> {
   if (!isId('promotionCode', id)) throw notFound('code');
+  const [synced] = await sql<{ stripe_promotion_code_id: string | null; archived: boolean }[]>`
+    select stripe_promotion_code_id, archived_at is not null as archived from promotion_codes where id = ${id}`;
+  if (!synced) throw notFound('code');
+  if (sync && synced.stripe_promotion_code_id && synced.archived !== archived) await sync.setActive(synced.stripe_promotion_code_id, !archived);
   const [row] = await sql<CodeRow[]>`
     update promotion_codes
     set archived_at = ${archived ? sql`coalesce(archived_at, now())` : null}

@@ -3,8 +3,10 @@
 // behind a confirmation. The rules are the API's (modules/codes/service.ts).
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
-import { listCampaigns } from '../../modules/campaigns/service';
+import { AppError } from '../../lib/errors';
+import { findCampaign, listCampaigns, updateCampaign } from '../../modules/campaigns/service';
 import { codeStats, createCode, findCode, listCodes, setCodeArchived, type CodeStats, type PromotionCode, type Sums } from '../../modules/codes/service';
+import { codeSync } from '../../modules/codes/stripe';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CsrfInput, Field, formErrors, SelectField, type FormErrors } from '../forms';
 import { Notice } from '../layout';
@@ -20,6 +22,7 @@ const DONE: Record<string, string> = {
   'code-created': 'Promotion code created: customers who use it at checkout now credit its partner.',
   'code-archived': 'Promotion code archived: it credits nobody until unarchived.',
   'code-unarchived': 'Promotion code is live again.',
+  'stripe-coupon': 'Stripe coupon saved: it applies to codes created from now on.',
 };
 
 /** Where a code form or confirmation came from, and goes back to. */
@@ -35,8 +38,11 @@ function fromOf(kind: string | undefined, code: { partnerId: string; campaignId:
 
 export type CodeLine = PromotionCode & { partnerName: string; campaignName: string; currency: string; stats: CodeStats };
 
-/** What a codes section needs: the codes with their numbers, and the choices of its create form. */
-export type CodesData = { codes: CodeLine[]; choices: { value: string; label: string }[] };
+/**
+ * What a codes section needs: the codes with their numbers, the choices of its create form, and on a
+ * campaign's page with STRIPE_SECRET_KEY set, the Stripe coupon its new codes are created on.
+ */
+export type CodesData = { codes: CodeLine[]; choices: { value: string; label: string }[]; stripeCoupon?: { id: string | null } };
 
 /**
  * The codes of one partner (the create form offers the live campaigns it holds) or of one campaign
@@ -57,6 +63,7 @@ export async function loadCodes(ctx: AppContext, filter: { partnerId: string } |
           where pc.campaign_id = ${filter.campaignId} and p.revoked_at is null order by p.name, p.id limit 500`,
   ]);
   const campaignById = new Map(campaigns.map((c) => [c.id, c]));
+  const stripeCoupon = 'campaignId' in filter && ctx.config.stripeSecretKey ? { id: campaignById.get(filter.campaignId)?.stripeCouponId ?? null } : undefined;
   const partnerNames = new Map(partners.map((p) => [p.id, p.name]));
   return {
     codes: rows.map((c) => ({
@@ -67,6 +74,7 @@ export async function loadCodes(ctx: AppContext, filter: { partnerId: string } |
       stats: stats.get(c.id)!,
     })),
     choices: [...choices],
+    stripeCoupon,
   };
 }
 
@@ -188,6 +196,7 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
         <ConfirmDialog id={`code-dialog-${c.id}`} {...archiveConfirm(c, from, props.page.csrf)} />
       ))}
       <CodeForm page={props.page} from={from} choices={data.choices} values={props.values} errors={props.errors} />
+      {data.stripeCoupon ? <StripeCouponForm page={props.page} campaignId={from.id} couponId={data.stripeCoupon.id} /> : ''}
     </section>
   );
 }
@@ -234,7 +243,40 @@ function CodeForm(props: { page: AdminPage; from: From; choices: { value: string
   );
 }
 
+/** The Stripe coupon new codes of a campaign are created on (with STRIPE_SECRET_KEY set). */
+function StripeCouponForm(props: { page: AdminPage; campaignId: string; couponId: string | null; error?: string; value?: string }) {
+  return (
+    <form method="post" action="/admin/codes/stripe-coupon" class="code-form" aria-labelledby="stripe-coupon-title" novalidate>
+      <h3 id="stripe-coupon-title" class="sub">
+        Sync to Stripe
+      </h3>
+      <p class="caption" safe>
+        {props.couponId
+          ? `New codes of this campaign are also created in Stripe as promotion codes of the coupon ${props.couponId}, so they work at checkout at once; archiving a code deactivates it there.`
+          : 'Name a Stripe coupon and new codes of this campaign are also created in Stripe as its promotion codes, so they work at checkout at once.'}
+      </p>
+      <CsrfInput token={props.page.csrf} />
+      <input type="hidden" name="campaignId" value={props.campaignId} />
+      <div class="code-form-row">
+        <Field name="stripeCouponId" label="Stripe coupon id" value={props.value ?? props.couponId ?? ''} error={props.error} hint="Empty: codes are not synced" autocomplete="off" />
+        <div class="actions">
+          <button type="submit" class="secondary">
+            Save coupon
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+/** A failure the forms show as their own message: a refusal (4xx) or Stripe's (502). */
+function problemsOf(error: unknown, fields: string[]): FormErrors | null {
+  if (error instanceof AppError && error.code === 'bad_gateway') return { _form: error.message };
+  return formErrors(error, fields);
+}
+
 export function codeRoutes(ctx: AppContext, kit: AdminKit) {
+  const sync = codeSync(ctx.config);
   /** The create form alone, with what went wrong (the partner's or campaign's page is one click back). */
   async function formPage(page: AdminPage, from: From, values: { code: string; choice: string }, errors: FormErrors, status: number) {
     const data = await loadCodes(ctx, from.kind === 'partner' ? { partnerId: from.id } : { campaignId: from.id });
@@ -268,15 +310,37 @@ export function codeRoutes(ctx: AppContext, kit: AdminKit) {
   }
 
   return new Elysia({ detail: { hide: true } })
+    .post('/admin/codes/stripe-coupon', ({ request, body }) =>
+      kit.form(request, body, '/admin/campaigns', async (page, form) => {
+        const campaign = await findCampaign(ctx.sql, form.campaignId ?? '');
+        if (!campaign) return render(<NotFoundPage page={page} what="campaign" back="/admin/campaigns" />, { status: 404 });
+        const value = (form.stripeCouponId ?? '').trim();
+        const from: From = { kind: 'campaign', id: campaign.id };
+        if (value !== '' && !/^[A-Za-z0-9_-]{1,255}$/.test(value)) {
+          return render(
+            <AdminLayout page={page} title="Stripe coupon" current="/admin/campaigns">
+              <p class="back">
+                <a href={pageOf(from)}>Back</a>
+              </p>
+              <h1 safe>{`Stripe coupon of ${campaign.name}`}</h1>
+              <StripeCouponForm page={page} campaignId={campaign.id} couponId={campaign.stripeCouponId} value={value} error="letters, digits, _ and - only (a Stripe coupon id)" />
+            </AdminLayout>,
+            { status: 400 },
+          );
+        }
+        await updateCampaign(ctx.sql, campaign.id, { stripeCouponId: value === '' ? null : value });
+        return seeOther(`${pageOf(from)}?done=stripe-coupon#codes`);
+      }),
+    )
     .post('/admin/codes', ({ request, body }) =>
       kit.form(request, body, '/admin/partners', async (page, form) => {
         const input = { code: (form.code ?? '').trim(), partnerId: form.partnerId ?? '', campaignId: form.campaignId ?? '' };
         const from = fromOf(form.from, input);
         const values = { code: input.code, choice: from.kind === 'partner' ? input.campaignId : input.partnerId };
         try {
-          await createCode(ctx.sql, input);
+          await createCode(ctx.sql, input, sync);
         } catch (error) {
-          const errors = formErrors(error, ['code', 'partnerId', 'campaignId']);
+          const errors = problemsOf(error, ['code', 'partnerId', 'campaignId']);
           if (!errors) throw error;
           return formPage(page, from, values, errors, (error as { status: number }).status);
         }
@@ -296,7 +360,7 @@ export function codeRoutes(ctx: AppContext, kit: AdminKit) {
             // nothing changes until the confirmation is posted
             if (!isConfirmed(form)) return archivePage(page, code, from);
             const archived = code.archivedAt === null;
-            await setCodeArchived(ctx.sql, code.id, archived);
+            await setCodeArchived(ctx.sql, code.id, archived, sync);
             return seeOther(`${pageOf(from)}?done=${archived ? 'code-archived' : 'code-unarchived'}#codes`);
           }),
         ),

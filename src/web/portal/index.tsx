@@ -13,6 +13,7 @@ import { listCommissions } from '../../modules/commissions/service';
 import { invalidateLinkCache } from '../../modules/links/runtime';
 import { createLink, deepLinkProblem, listLinks } from '../../modules/links/service';
 import { codeStats, createCode, listCodes } from '../../modules/codes/service';
+import { codeSync } from '../../modules/codes/stripe';
 import { Email, Name } from '../../lib/fields';
 import { getCommissionSnapshot, getPartner, updateOwnProfile } from '../../modules/partners/service';
 import {
@@ -226,10 +227,11 @@ export function portalRoutes(ctx: AppContext) {
         partnerForm(request, body, '/portal/codes', async (page, form) => {
           const values = { code: (form.code ?? '').trim(), campaignId: form.campaignId ?? '' };
           try {
-            const code = await createCode(ctx.sql, { code: values.code, partnerId: page.partner.id, campaignId: values.campaignId });
+            const code = await createCode(ctx.sql, { code: values.code, partnerId: page.partner.id, campaignId: values.campaignId }, codeSync(ctx.config));
             return seeOther(`/portal/codes?created=${encodeURIComponent(code.id)}`);
           } catch (error) {
-            const errors = formErrors(error, ['code', 'campaignId']);
+            // Stripe refusing the code (502) is shown like a refusal: nothing was created
+            const errors = error instanceof AppError && error.code === 'bad_gateway' ? { _form: error.message } : formErrors(error, ['code', 'campaignId']);
             if (!errors) throw error;
             // a campaign it may not use belongs beside the campaign field
             if (errors._form && error instanceof AppError && /campaign/.test(error.message)) {
