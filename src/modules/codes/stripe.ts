@@ -53,6 +53,6 @@ function stripeApi(secretKey: string, apiUrl?: string): Stripe {
 
 /** A Stripe failure as a 502 naming what Stripe said: nothing was changed here. */
 function stripeRefused(error: unknown, what: string): AppError {
-  const message = error instanceof Error && error.message ? error.message.slice(0, 300) : 'no answer';
+  const message = error instanceof Error && error.message ? error.message.slice(0, 300).replace(/[.\s]+$/, '') : 'no answer';
   return new AppError('bad_gateway', `Stripe could not ${what}: ${message}. Nothing was changed.`);
 }

@@ -202,17 +202,29 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
 }
 
 /** Create a code: the code, and the campaign (on a partner's page) or the partner (on a campaign's). */
-function CodeForm(props: { page: AdminPage; from: From; choices: { value: string; label: string }[]; values?: { code?: string; choice?: string }; errors?: FormErrors }) {
+function CodeForm(props: {
+  page: AdminPage;
+  from: From;
+  choices: { value: string; label: string }[];
+  values?: { code?: string; choice?: string };
+  errors?: FormErrors;
+  /** On a page of its own the page title names the form. */
+  alone?: boolean;
+}) {
   const onPartner = props.from.kind === 'partner';
   const errors = props.errors ?? {};
   if (props.choices.length === 0) {
     return <p class="empty">{onPartner ? 'This partner holds no live campaign, so it cannot get a code.' : 'No partner holds this campaign, so no code can be made for it.'}</p>;
   }
   return (
-    <form method="post" action="/admin/codes" class="code-form" aria-labelledby="code-form-title" novalidate>
-      <h3 id="code-form-title" class="sub">
-        New promotion code
-      </h3>
+    <form method="post" action="/admin/codes" class="code-form" aria-labelledby={props.alone ? 'page-title' : 'code-form-title'} novalidate>
+      {props.alone ? (
+        ''
+      ) : (
+        <h3 id="code-form-title" class="sub">
+          New promotion code
+        </h3>
+      )}
       {errors._form ? <Notice kind="error" text={errors._form} /> : ''}
       <CsrfInput token={props.page.csrf} />
       <input type="hidden" name="from" value={props.from.kind} />
@@ -285,8 +297,8 @@ export function codeRoutes(ctx: AppContext, kit: AdminKit) {
         <p class="back">
           <a href={pageOf(from)}>Back</a>
         </p>
-        <h1>New promotion code</h1>
-        <CodeForm page={page} from={from} choices={data.choices} values={values} errors={errors} />
+        <h1 id="page-title">New promotion code</h1>
+        <CodeForm page={page} from={from} choices={data.choices} values={values} errors={errors} alone />
       </AdminLayout>,
       { status },
     );
