@@ -262,11 +262,13 @@ function StripeCouponForm(props: { page: AdminPage; campaignId: string; couponId
       <h3 id="stripe-coupon-title" class="sub">
         Sync to Stripe
       </h3>
-      <p class="caption" safe>
-        {props.couponId
-          ? `New codes of this campaign are also created in Stripe as promotion codes of the coupon ${props.couponId}, so they work at checkout at once; archiving a code deactivates it there.`
-          : 'Name a Stripe coupon and new codes of this campaign are also created in Stripe as its promotion codes, so they work at checkout at once.'}
-      </p>
+      {props.couponId ? (
+        <p class="caption" safe>
+          {`New codes of this campaign are also created in Stripe as promotion codes of the coupon ${props.couponId}, so they work at checkout at once; archiving a code deactivates it there.`}
+        </p>
+      ) : (
+        <p class="caption">Name a Stripe coupon and new codes of this campaign are also created in Stripe as its promotion codes, so they work at checkout at once.</p>
+      )}
       <CsrfInput token={props.page.csrf} />
       <input type="hidden" name="campaignId" value={props.campaignId} />
       <div class="code-form-row">
