@@ -134,7 +134,7 @@ async function recordConversion(
       metadata: conversion.metadata,
       idempotencyKey: input.idempotencyKey,
       couponCode: conversion.couponCode ?? undefined,
-      holdCode: userId === unlinkedUser(provider, conversion.customerId), // credited by the replay for the linked user
+      holdCode: userId === unlinkedUser(provider, conversion.customerId), // a stand-in user is never credited
     },
     tx,
   );

@@ -28,7 +28,8 @@ export type EventInput = {
   couponCode?: string;
   /**
    * Store the code on the event but let it credit nobody: a billing conversion of a stand-in user
-   * (customer not linked yet) is credited when it is replayed for the linked user.
+   * (customer not linked yet), so one payment never credits the stand-in's code partner and, once
+   * replayed for the linked user, that user's partner too.
    */
   holdCode?: boolean;
 };
