@@ -14,6 +14,7 @@ import { commissionRoutes } from './modules/commissions';
 import { commissionLifecycleRoutes } from './modules/commissions/lifecycle-routes';
 import { eventRoutes } from './modules/events';
 import { campaignRoutes } from './modules/campaigns';
+import { codeRoutes } from './modules/codes';
 import { linkRoutes } from './modules/links';
 import { addCorsHeaders, rememberServer } from './modules/links/address';
 import { redirectRoutes } from './modules/links/redirect';
@@ -44,6 +45,7 @@ export function createApp(ctx: AppContext) {
       .use(payoutRoutes(ctx))
       .use(webhookRoutes(ctx))
       .use(campaignRoutes(ctx))
+      .use(codeRoutes(ctx))
       .use(settingsRoutes(ctx))
       .use(linkRoutes(ctx));
 

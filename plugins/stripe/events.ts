@@ -1,6 +1,6 @@
 // One small mapping per Stripe event type the adapter handles.
 import type { BillingAction, ProviderEvent } from '../billing';
-import { idOf, type StripeCharge, type StripeCustomer, type StripeDispute, type StripeInvoice, type StripeSubscription } from './objects';
+import { idOf, type StripeCharge, type StripeCustomer, type StripeDiscount, type StripeDispute, type StripeInvoice, type StripeSubscription } from './objects';
 
 /** The customer metadata key that carries the service's user id (SPEC section 4). */
 export const USER_ID_KEY = 'service_user_id';
@@ -56,6 +56,25 @@ function subscriptionCreated(event: ProviderEvent): BillingAction[] {
   ];
 }
 
+/**
+ * The promotion code the customer used on an invoice: its text when the payload carries the
+ * promotion code expanded, else its id (`promo_…`), which the core matches against the ids of the
+ * codes it synced to Stripe. Discounts listed only by id (`di_…`, as recent API versions send them)
+ * say nothing about a code; the older single `discount` field does.
+ */
+export function promotionCodeOf(invoice: StripeInvoice): string | null {
+  const discounts = [...(invoice.discounts ?? []), invoice.discount ?? null].filter(
+    (d): d is StripeDiscount => typeof d === 'object' && d !== null && Boolean(d.promotion_code),
+  );
+  for (const d of discounts) {
+    const promo = d.promotion_code!;
+    if (typeof promo === 'string') return promo;
+    if (typeof promo.code === 'string' && promo.code) return promo.code;
+    if (promo.id) return promo.id;
+  }
+  return null;
+}
+
 function invoicePaid(event: ProviderEvent): BillingAction[] {
   const invoice = event.object as StripeInvoice;
   const customerId = idOf(invoice.customer);
@@ -72,6 +91,7 @@ function invoicePaid(event: ProviderEvent): BillingAction[] {
       amount: BigInt(invoice.amount_paid),
       currency: invoice.currency.toUpperCase(),
       occurredAt: at(invoice.status_transitions?.paid_at ?? invoice.created, event.createdAt),
+      couponCode: promotionCodeOf(invoice),
       references: compact([
         invoice.id,
         idOf(invoice.charge),

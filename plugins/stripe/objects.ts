@@ -25,10 +25,20 @@ export type StripeInvoice = {
   billing_reason?: string | null;
   parent?: { subscription_details?: { subscription?: string | { id: string } | null; metadata?: Record<string, string> | null } | null } | null;
   payments?: { data?: { payment?: { payment_intent?: string | { id: string } | null; charge?: string | { id: string } | null } | null }[] } | null;
+  /** Discount ids (`di_…`), or the discounts themselves where the payload carries them expanded. */
+  discounts?: (string | StripeDiscount)[] | null;
   // fields of older API versions, still sent by accounts pinned to them
+  discount?: StripeDiscount | null;
   charge?: string | { id: string } | null;
   payment_intent?: string | { id: string } | null;
   subscription?: string | { id: string } | null;
+};
+
+/** The application of a coupon; `promotion_code` is set when the customer typed a code. */
+export type StripeDiscount = {
+  id: string;
+  object: 'discount';
+  promotion_code?: string | { id: string; code?: string } | null;
 };
 
 export type StripeCharge = {

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  bad_gateway: 502,
   unavailable: 503,
 } as const;
 

@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   apiKey: 'key',
   session: 'ses',
   magicLink: 'mgl',
+  promotionCode: 'pcd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

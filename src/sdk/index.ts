@@ -69,6 +69,11 @@ export type Rule = NonNullable<PartnerInput['commissionSnapshot']>['rules'][numb
 export type LinkInput = Body<'/v1/links', 'post'>;
 export type Link = Answer<'/v1/links', 'post', 201>;
 
+export type CodeInput = Body<'/v1/codes', 'post'>;
+export type PromotionCode = Answer<'/v1/codes', 'post', 201>;
+export type CodeList = Answer<'/v1/codes', 'get', 200>;
+export type CodeQuery = QueryOf<'/v1/codes', 'get'>;
+
 export type Commission = Answer<'/v1/commissions/{id}', 'get', 200>;
 export type CommissionList = Answer<'/v1/commissions', 'get', 200>;
 export type CommissionHistory = Answer<'/v1/commissions/{id}/history', 'get', 200>;
@@ -123,6 +128,14 @@ export class Partnerd {
 
   readonly links = {
     create: (input: LinkInput) => this.#request<Link>('POST', '/v1/links', { body: input }),
+  };
+
+  /** Promotion codes: customers type them at checkout; pass them as `couponCode` on events. */
+  readonly codes = {
+    create: (input: CodeInput) => this.#request<PromotionCode>('POST', '/v1/codes', { body: input }),
+    list: (params: CodeQuery = {}) => this.#request<CodeList>('GET', '/v1/codes', { query: params }),
+    get: (id: string) => this.#request<PromotionCode>('GET', `/v1/codes/${encodeURIComponent(id)}`),
+    archive: (id: string, archived = true) => this.#request<PromotionCode>('PATCH', `/v1/codes/${encodeURIComponent(id)}`, { body: { archived } }),
   };
 
   readonly commissions = {

@@ -51,6 +51,8 @@ type ParkedEvent = {
   metadata: Record<string, unknown>;
   /** `<provider>:<provider event id>` (set on every conversion a plugin records). */
   idempotency_key: string;
+  /** The promotion code the provider reported, held until the customer is known. */
+  coupon_code: string | null;
 };
 
 /** The stand-in user id of a conversion whose customer nobody has linked yet. */
@@ -70,7 +72,7 @@ async function linkCustomer(ctx: AppContext, tx: Transaction, provider: string, 
     insert into billing_customers (provider, customer_id, user_id) values (${provider}, ${customerId}, ${userId})
     on conflict (provider, customer_id) do update set user_id = excluded.user_id, updated_at = now()`;
   const parked = await tx<ParkedEvent[]>`
-    select id, type, amount, currency, occurred_at, metadata, idempotency_key from events
+    select id, type, amount, currency, occurred_at, metadata, idempotency_key, coupon_code from events
     where source = ${provider} and user_id = ${unlinkedUser(provider, customerId)}
     order by occurred_at, id`;
   const done = [`linked ${customerId}`];
@@ -89,6 +91,7 @@ async function linkCustomer(ctx: AppContext, tx: Transaction, provider: string, 
           currency: event.currency,
           occurredAt: event.occurred_at,
           references,
+          couponCode: event.coupon_code,
           metadata: { ...event.metadata, replayOf: event.id },
         },
       });
@@ -137,6 +140,8 @@ async function recordConversion(
       occurredAt: conversion.occurredAt.toISOString(),
       metadata: conversion.metadata,
       idempotencyKey: input.idempotencyKey,
+      couponCode: conversion.couponCode ?? undefined,
+      holdCode: userId === unlinkedUser(provider, conversion.customerId), // a stand-in user is never credited
     },
     tx,
   );

@@ -5,7 +5,7 @@ import type { JSONValue } from 'postgres';
 import type { AppContext } from '../context';
 import type { Transaction, Tx } from '../db';
 import { sha256 } from '../lib/crypto';
-import { conflict } from '../lib/errors';
+import { conflict, invalidField } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
 import { recordReferral, resolveAttribution } from '../modules/attribution/service';
 import { accrueCommissions } from '../modules/commissions/accrual';
@@ -24,6 +24,14 @@ export type EventInput = {
   occurredAt: string | undefined; // as sent
   metadata: Record<string, unknown>;
   idempotencyKey: string | undefined;
+  /** The promotion code the customer used (as sent); see resolveAttribution for what it does. */
+  couponCode?: string;
+  /**
+   * Store the code on the event but let it credit nobody: a billing conversion of a stand-in user
+   * (customer not linked yet), so one payment never credits the stand-in's code partner and, once
+   * replayed for the linked user, that user's partner too.
+   */
+  holdCode?: boolean;
 };
 
 /** `attribution` of the attribution result (SPEC section 2). */
@@ -53,6 +61,8 @@ function requestHash(input: EventInput, occurredAt: Date | null): string {
       currency: input.currency,
       occurredAt: occurredAt?.toISOString() ?? null,
       metadata: input.metadata,
+      // only when sent, so events recorded before codes existed keep their hash
+      ...(input.couponCode !== undefined ? { couponCode: input.couponCode } : {}),
     }),
   );
 }
@@ -65,6 +75,9 @@ function requestHash(input: EventInput, occurredAt: Date | null): string {
  */
 export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Transaction): Promise<RecordedEvent> {
   const occurredAt = checkEventInput(input, input.source === 'api' ? 'amount' : 'value');
+  if (input.couponCode !== undefined && (input.couponCode.includes('\0') || !input.couponCode.isWellFormed())) {
+    throw invalidField('couponCode', 'must not contain NUL characters or unpaired surrogates');
+  }
   const hash = requestHash(input, occurredAt);
   const inTransaction = (body: (sql: Transaction) => Promise<RecordedEvent>) => (tx ? body(tx) : ctx.sql.begin(body));
   return inTransaction(async (sql) => {
@@ -82,13 +95,13 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
     const id = newId('event');
     // the default occurredAt is the event's createdAt: the time in its id
     const when = occurredAt ?? idTime(id);
-    const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when });
+    const resolution = await resolveAttribution(sql, { userId: input.userId, occurredAt: when, couponCode: input.holdCode ? undefined : input.couponCode });
 
     const [row] = await sql<EventRow[]>`
       insert into events (id, user_id, type, amount, currency, occurred_at, metadata, idempotency_key, request_hash, source,
-                          attribution_status, attribution_model)
+                          attribution_status, attribution_model, coupon_code)
       values (${id}, ${input.userId}, ${input.type}, ${input.amount}, ${input.currency}, ${when}, ${sql.json(input.metadata as JSONValue)},
-              ${input.idempotencyKey ?? null}, ${hash}, ${input.source}, ${resolution.status}, ${resolution.model})
+              ${input.idempotencyKey ?? null}, ${hash}, ${input.source}, ${resolution.status}, ${resolution.model}, ${input.couponCode ?? null})
       returning ${sql([...EVENT_COLUMNS])}`;
     if (resolution.newReferral) {
       await recordReferral(sql, { userId: input.userId, model: resolution.model, startedAt: when, touches: resolution.touches });
@@ -113,14 +126,14 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
 
 /** The attribution result of an event already recorded (for idempotent replays). */
 async function loadAttributionResult(sql: Tx, event: EventRow): Promise<AttributionResult> {
-  const rows = await sql<{ id: string; click_id: string; partner_id: string; weight: number; commission_id: string | null }[]>`
-    select a.id, a.click_id, a.partner_id, a.weight, c.id as commission_id
-    from attributions a left join commissions c on c.attribution_id = a.id
+  const rows = await sql<{ id: string; click_id: string | null; coupon_code: string | null; partner_id: string; weight: number; commission_id: string | null }[]>`
+    select a.id, a.click_id, pc.code as coupon_code, a.partner_id, a.weight, c.id as commission_id
+    from attributions a left join commissions c on c.attribution_id = a.id left join promotion_codes pc on pc.id = a.code_id
     where a.event_id = ${event.id}
     order by a.id`;
   return {
     status: event.attribution_status,
     model: event.attribution_model!, // recordEvent always writes it
-    touches: rows.map((r) => ({ clickId: r.click_id, partnerId: r.partner_id, weight: r.weight, attributionId: r.id, commissionId: r.commission_id ?? null })),
+    touches: rows.map((r) => ({ clickId: r.click_id, couponCode: r.coupon_code, partnerId: r.partner_id, weight: r.weight, attributionId: r.id, commissionId: r.commission_id ?? null })),
   };
 }

@@ -105,6 +105,10 @@ const RULES: Record<string, AuthRule> = {
   'GET /campaigns': { scope: 'campaigns:read', ...P },
   'GET /campaigns/:id': { scope: 'campaigns:read', ...P },
   'PATCH /campaigns/:id': 'campaigns:write',
+  'POST /codes': { scope: 'campaigns:write', ...P },
+  'GET /codes': { scope: 'campaigns:read', ...P },
+  'GET /codes/:id': { scope: 'campaigns:read', ...P },
+  'PATCH /codes/:id': 'campaigns:write',
   'GET /settings': 'admin',
   'PATCH /settings': 'admin',
   'POST /links': { scope: 'links:write', ...P },
@@ -135,6 +139,7 @@ let deliveryId: string;
 let apiKeyId: string;
 let eventId: string;
 let slug: string;
+let codeId: string;
 
 // the callers' credentials
 let ownerKey: string;
@@ -206,6 +211,7 @@ beforeAll(async () => {
   owner = (await created(svc.api('POST', '/v1/partners', { body: { email: 'owner@example.com', name: 'Owner', sendInvite: false, campaignIds: [campaignId] } }))).id;
   otherPartner = (await created(svc.api('POST', '/v1/partners', { body: { email: 'other@example.com', name: 'Other', sendInvite: false, campaignIds: [] } }))).id;
   slug = (await created(svc.api('POST', '/v1/links', { body: { campaignId, partnerId: owner } }))).slug;
+  codeId = (await created(svc.api('POST', '/v1/codes', { body: { code: 'MATRIX', partnerId: owner, campaignId } }))).id;
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
   eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
@@ -251,6 +257,7 @@ const shared = (): Fixtures => ({
   commissions: () => commissionId,
   payouts: () => payoutId,
   campaigns: () => campaignId,
+  codes: () => codeId,
   webhooks: () => endpointId,
   deliveries: () => deliveryId,
   'api-keys': () => apiKeyId,
@@ -271,6 +278,7 @@ function fresh(route: string): Fixtures {
     commissions: () => insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' }),
     payouts: newPayout,
     campaigns: async () => (await created(svc.api('POST', '/v1/campaigns', { body: { name: 'Fresh', destinationUrl: 'https://shop.example.com/', currency: 'USD' } }))).id,
+    codes: async () => (await created(svc.api('POST', '/v1/codes', { body: { code: `FRESH-${unique()}`, partnerId: owner, campaignId } }))).id,
     webhooks: () => (endpoint ??= newEndpoint()),
     deliveries: async () => newDelivery(await (endpoint ??= newEndpoint())),
     'api-keys': async () => (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'to revoke', scopes: ['partners:read'] } }))).id,
@@ -295,6 +303,8 @@ const BODIES: Record<string, () => unknown> = {
   'PATCH /webhooks/:id': () => ({ label: 'renamed' }),
   'POST /campaigns': () => ({ name: 'New', destinationUrl: 'https://shop.example.com/', currency: 'USD' }),
   'PATCH /campaigns/:id': () => ({ name: 'Renamed' }),
+  'POST /codes': () => ({ code: `CODE-${unique()}`, partnerId: owner, campaignId }),
+  'PATCH /codes/:id': () => ({ archived: true }),
   'PATCH /settings': () => ({}),
   'POST /links': () => ({ campaignId, partnerId: owner }),
   'POST /clicks': () => ({ slug }),
@@ -307,6 +317,7 @@ const QUERIES: Record<string, () => string> = {
   'GET /payouts': () => `partnerId=${owner}`,
   'GET /payouts.csv': () => `partnerId=${owner}`,
   'GET /links': () => `partnerId=${owner}`,
+  'GET /codes': () => `partnerId=${owner}`,
 };
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -58,6 +58,7 @@ describe('last click, end to end', () => {
       partnerId,
       campaignId,
       clickId,
+      couponCode: null,
       model: 'last_click',
       weight: 1,
       eventType: 'invoice_paid',

@@ -58,7 +58,7 @@ describe('events and attribution', () => {
       attribution: {
         status: 'attributed',
         model: 'last_click',
-        touches: [{ clickId: clickIds[0]!, partnerId: p, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/) }],
+        touches: [{ clickId: clickIds[0]!, couponCode: null, partnerId: p, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/) }],
       },
     });
     const commission = await client.commissions.get(result.attribution.touches[0]!.commissionId!);
@@ -128,6 +128,25 @@ describe('links', () => {
     const taken = await rejection(client.links.create({ campaignId: c, partnerId: p, slug: 'SDK-link' }));
     expect(taken.status).toBe(409);
     expect(taken.code).toBe('conflict');
+  });
+});
+
+describe('codes', () => {
+  test('codes.create, then attribution.track with couponCode credits the code partner; codes.archive stops it', async () => {
+    const c = await fx.campaign(svc.sql, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 10 }] });
+    const p = await fx.partner(svc.sql);
+    await svc.sql`insert into partner_campaigns (partner_id, campaign_id) values (${p}, ${c})`;
+    const code = await client.codes.create({ code: 'SdkCode', partnerId: p, campaignId: c });
+    expect(code).toMatchObject({ code: 'SdkCode', partnerId: p, campaignId: c, archivedAt: null });
+    expect((await client.codes.list({ partnerId: p })).codes.map((x) => x.id)).toEqual([code.id]);
+    const result = await client.attribution.track({ userId: fx.userId('sdk-code'), type: 'invoice_paid', value: 40, currency: 'USD', couponCode: 'sdkcode' });
+    expect(result.attribution.touches).toEqual([expect.objectContaining({ partnerId: p, couponCode: 'SdkCode', clickId: null })]);
+    expect((await client.codes.archive(code.id)).archivedAt).not.toBeNull();
+    const after = await client.attribution.track({ userId: fx.userId('sdk-code'), type: 'invoice_paid', value: 40, currency: 'USD', couponCode: 'SdkCode' });
+    expect(after.attribution.status).toBe('no_identity');
+    expect((await client.codes.get(code.id)).archivedAt).not.toBeNull();
+    const taken = await rejection(client.codes.create({ code: 'SDKCODE', partnerId: p, campaignId: c }));
+    expect([taken.status, taken.code]).toEqual([409, 'conflict']);
   });
 });
 

@@ -174,6 +174,7 @@ describe('test sends', () => {
       partnerId: id_('ptn'),
       campaignId: id_('cmp'),
       clickId: id_('clk'),
+      couponCode: null,
       model: 'last_click',
       weight: 1,
       eventType: expect.any(String),

@@ -2,13 +2,18 @@
 import type { Tx } from '../../db';
 import { fraction, type Fraction } from '../../lib/money';
 import { DAY } from '../../lib/time';
+import { findCreditingCode } from '../codes/service';
 import { applyModel, MAX_TOUCHES, type AttributionModel, type AttributionStatus } from './models';
 
 export type { AttributionStatus };
 
 export type ResolvedTouch = {
   position: number; // 0 = oldest click of the referral
-  clickId: string;
+  /** Null for a code touch. */
+  clickId: string | null;
+  /** The promotion code of a code touch (its id and the code as stored); null for a click. */
+  codeId: string | null;
+  couponCode: string | null;
   partnerId: string;
   campaignId: string;
   weight: Fraction;
@@ -30,7 +35,9 @@ type ReferralTouchRow = {
   model: AttributionModel;
   started_at: Date;
   position: number;
-  click_id: string;
+  click_id: string | null;
+  code_id: string | null;
+  coupon_code: string | null;
   partner_id: string;
   campaign_id: string;
   weight_num: number;
@@ -47,22 +54,33 @@ export async function readSettings(sql: Tx): Promise<Settings> {
 /**
  * Decides the attribution of an event as of `occurredAt`. Run it inside the event's transaction,
  * after taking the user's lock, so that a user's first attributed events cannot race.
+ *
+ * Precedence (DESIGN.md "Promotion codes"): a referral the user already has (sticky), else a
+ * crediting promotion code the event names (wins over clicks, and needs no identify), else clicks.
  */
-export async function resolveAttribution(sql: Tx, input: { userId: string; occurredAt: Date }): Promise<Resolution> {
+export async function resolveAttribution(sql: Tx, input: { userId: string; occurredAt: Date; couponCode?: string }): Promise<Resolution> {
   const { userId, occurredAt } = input;
   // pipelined: one round trip for the settings, the identity and the referral
   const [settings, [identity], referral] = await Promise.all([
     readSettings(sql),
     sql<{ one: number }[]>`select 1 as one from identities where user_id = ${userId}`,
     sql<ReferralTouchRow[]>`
-      select r.model, r.started_at, t.position, t.click_id, t.partner_id, t.campaign_id, t.weight_num, t.weight_den,
-             p.revoked_at is not null as partner_revoked
+      select r.model, r.started_at, t.position, t.click_id, t.code_id, pc.code as coupon_code, t.partner_id, t.campaign_id,
+             t.weight_num, t.weight_den, p.revoked_at is not null as partner_revoked
       from referrals r
       join referral_touches t on t.user_id = r.user_id
       join partners p on p.id = t.partner_id
+      left join promotion_codes pc on pc.id = t.code_id
       where r.user_id = ${userId}
       order by t.position`,
   ]);
+  if (referral.length === 0 && input.couponCode !== undefined) {
+    const code = await findCreditingCode(sql, input.couponCode);
+    if (code) {
+      const touch = { position: 0, clickId: null, codeId: code.id, couponCode: code.code, partnerId: code.partnerId, campaignId: code.campaignId, weight: fraction(1, 1) };
+      return { status: 'attributed', model: settings.model, touches: [touch], referralStartedAt: occurredAt, newReferral: true };
+    }
+  }
   if (!identity && referral.length === 0) return none('no_identity', settings.model);
 
   if (referral.length > 0) {
@@ -76,6 +94,8 @@ export async function resolveAttribution(sql: Tx, input: { userId: string; occur
         .map((r) => ({
           position: r.position,
           clickId: r.click_id,
+          codeId: r.code_id,
+          couponCode: r.coupon_code,
           partnerId: r.partner_id,
           campaignId: r.campaign_id,
           weight: fraction(r.weight_num, r.weight_den),
@@ -102,6 +122,8 @@ export async function resolveAttribution(sql: Tx, input: { userId: string; occur
   const touches = applyModel(settings.model, inWindow).map((t, position) => ({
     position,
     clickId: t.click.id,
+    codeId: null,
+    couponCode: null,
     partnerId: t.click.partner_id,
     campaignId: t.click.campaign_id,
     weight: t.weight,
@@ -119,11 +141,12 @@ export async function recordReferral(sql: Tx, input: { userId: string; model: At
     user_id: input.userId,
     position: t.position,
     click_id: t.clickId,
+    code_id: t.codeId,
     partner_id: t.partnerId,
     campaign_id: t.campaignId,
     weight_num: Number(t.weight.num),
     weight_den: Number(t.weight.den),
   }));
   await sql`insert into referrals (user_id, model, started_at) values (${input.userId}, ${input.model}, ${input.startedAt})`;
-  await sql`insert into referral_touches ${sql(rows, 'user_id', 'position', 'click_id', 'partner_id', 'campaign_id', 'weight_num', 'weight_den')}`;
+  await sql`insert into referral_touches ${sql(rows, 'user_id', 'position', 'click_id', 'code_id', 'partner_id', 'campaign_id', 'weight_num', 'weight_den')}`;
 }

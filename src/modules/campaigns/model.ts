@@ -8,6 +8,14 @@ const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const DestinationUrl = t.String({ minLength: 8, maxLength: 2048, description: 'http(s) address share links land on.' });
 const Currency = t.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code, e.g. USD.' });
 const HoldbackDays = t.Nullable(t.Integer({ minimum: 0, maximum: 3650, description: 'null: HOLDBACK_DAYS.' }));
+const StripeCouponId = t.Nullable(
+  t.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: "The Stripe coupon this campaign's promotion codes are created on when STRIPE_SECRET_KEY is set; null: codes are not synced to Stripe.",
+  }),
+);
 
 export const CreateCampaignBody = t.Object({
   name: Name,
@@ -15,6 +23,7 @@ export const CreateCampaignBody = t.Object({
   currency: Currency,
   holdbackDays: t.Optional(HoldbackDays),
   rules: t.Optional(Rules),
+  stripeCouponId: t.Optional(StripeCouponId),
 });
 
 export const UpdateCampaignBody = t.Object({
@@ -23,6 +32,7 @@ export const UpdateCampaignBody = t.Object({
   currency: t.Optional(Currency),
   holdbackDays: t.Optional(HoldbackDays),
   rules: t.Optional(Rules),
+  stripeCouponId: t.Optional(StripeCouponId),
   archived: t.Optional(t.Boolean({ description: 'true archives, false unarchives.' })),
 });
 
@@ -44,6 +54,7 @@ export const CampaignRecord = t.Object({
   // TypeBox's integer: Elysia's t.Integer also admits numeric strings (a request coercion)
   holdbackDays: t.Nullable(Type.Integer({ minimum: 0, description: 'null: HOLDBACK_DAYS applies.' })),
   rules: Rules,
+  stripeCouponId: t.Nullable(t.String(), { description: "The Stripe coupon new promotion codes of this campaign are created on; null: none." }),
   createdAt: Timestamp,
   archivedAt: t.Nullable(Timestamp),
 });

@@ -17,6 +17,7 @@ type CampaignRow = {
   currency: string;
   holdback_days: number | null;
   rules: Rule[] | null;
+  stripe_coupon_id: string | null;
   created_at: Date;
   archived_at: Date | null;
 };
@@ -29,12 +30,13 @@ function toCampaign(row: CampaignRow): Campaign {
     currency: row.currency,
     holdbackDays: row.holdback_days,
     rules: row.rules ?? [],
+    stripeCouponId: row.stripe_coupon_id,
     createdAt: iso(row.created_at)!,
     archivedAt: iso(row.archived_at),
   };
 }
 
-const COLUMNS = (sql: Tx) => sql`id, name, destination_url, currency, holdback_days, rules, created_at, archived_at`;
+const COLUMNS = (sql: Tx) => sql`id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id, created_at, archived_at`;
 
 /** A share-link destination: an absolute http(s) URL without spaces. */
 export function destinationProblem(value: string): string | null {
@@ -89,14 +91,15 @@ export type CreateCampaignInput = {
   currency: string;
   holdbackDays?: number | null;
   rules?: Rule[];
+  stripeCouponId?: string | null;
 };
 
 export async function createCampaign(sql: Sql, input: CreateCampaignInput): Promise<Campaign> {
   check(input);
   const [row] = await sql<CampaignRow[]>`
-    insert into campaigns (id, name, destination_url, currency, holdback_days, rules)
+    insert into campaigns (id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id)
     values (${newId('campaign')}, ${input.name.trim()}, ${input.destinationUrl}, ${input.currency},
-            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as JSONValue)})
+            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as JSONValue)}, ${input.stripeCouponId ?? null})
     returning ${COLUMNS(sql)}`;
   return toCampaign(row!);
 }
@@ -157,6 +160,7 @@ export async function updateCampaign(sql: Sql, id: string, input: UpdateCampaign
         currency = ${input.currency ?? current.currency},
         holdback_days = ${input.holdbackDays === undefined ? current.holdbackDays : input.holdbackDays},
         rules = ${tx.json((input.rules ?? current.rules) as JSONValue)},
+        stripe_coupon_id = ${input.stripeCouponId === undefined ? current.stripeCouponId : input.stripeCouponId},
         archived_at = ${archivedAt},
         updated_at = now()
       where id = ${id}

@@ -12,7 +12,8 @@ import { evaluateRules, findRule, type EngineEvent } from './engine';
 export type AccrualEvent = EngineEvent & { id: string; userId: string };
 
 export type AccruedTouch = {
-  clickId: string;
+  clickId: string | null;
+  couponCode: string | null;
   partnerId: string;
   campaignId: string;
   weight: number;
@@ -92,6 +93,7 @@ export async function accrueCommissions(
     event_id: event.id,
     user_id: event.userId,
     click_id: t.clickId,
+    code_id: t.codeId,
     partner_id: t.partnerId,
     campaign_id: t.campaignId,
     model: input.model,
@@ -124,7 +126,7 @@ export async function accrueCommissions(
   });
 
   const writes: Promise<unknown>[] = [
-    sql`insert into attributions ${sql(attributions, 'id', 'event_id', 'user_id', 'click_id', 'partner_id', 'campaign_id', 'model', 'weight')}`,
+    sql`insert into attributions ${sql(attributions, 'id', 'event_id', 'user_id', 'click_id', 'code_id', 'partner_id', 'campaign_id', 'model', 'weight')}`,
   ];
   if (commissions.length > 0) {
     const rows = commissions.map((c) => c.row);
@@ -153,6 +155,7 @@ export async function accrueCommissions(
         partnerId: t.partnerId,
         campaignId: t.campaignId,
         clickId: t.clickId,
+        couponCode: t.couponCode,
         model: input.model,
         weight: att.weight,
         eventType: event.type,
@@ -181,6 +184,7 @@ export async function accrueCommissions(
 
   return touches.map((t, i) => ({
     clickId: t.clickId,
+    couponCode: t.couponCode,
     partnerId: t.partnerId,
     campaignId: t.campaignId,
     weight: attributions[i]!.weight,

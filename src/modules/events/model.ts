@@ -7,6 +7,13 @@ const UserId = t.String({ minLength: 1, maxLength: 255, description: 'The id the
 const EventType = t.String({ minLength: 1, maxLength: 100, description: 'signup, trial_started, subscription_created, invoice_paid, or a custom name.' });
 const Currency = t.String({ minLength: 1, maxLength: 10, description: 'ISO 4217 code, upper case; required together with the amount.' });
 const OccurredAt = t.String({ maxLength: 40, description: 'ISO 8601 timestamp; defaults to server time.' });
+// Compared ignoring case with the promotion codes; an unknown or archived one is no error.
+const CouponCode = t.String({
+  minLength: 1,
+  maxLength: 255,
+  description: 'The promotion code the customer used, if any. It wins over clicks for the user\'s first attributed event; unknown or archived codes fall back to clicks.',
+  examples: ['PODCAST20'],
+});
 // Checked in the handler (isMetadata): the app's body normalisation would turn a string into {"0": ...} for a t.Record.
 const Metadata = t.Unknown({ description: 'Object, free-form; commission rules can match on it.' });
 
@@ -19,6 +26,7 @@ export const CreateEventBody = t.Object(
     currency: t.Optional(Currency),
     occurredAt: t.Optional(OccurredAt),
     metadata: t.Optional(Metadata),
+    couponCode: t.Optional(CouponCode),
   },
 );
 
@@ -30,6 +38,7 @@ export const TrackEventBody = t.Object(
     currency: t.Optional(Currency),
     occurredAt: t.Optional(OccurredAt),
     metadata: t.Optional(Metadata),
+    couponCode: t.Optional(CouponCode),
   },
 );
 
@@ -85,7 +94,8 @@ export const EventList = listOf('events', ListedEvent);
 
 /** One touch of an attributed event (SPEC section 2, attribution result). */
 export const AttributionTouch = t.Object({
-  clickId: t.String(),
+  clickId: t.Nullable(t.String(), { description: 'The click credited; null when a promotion code credited the partner.' }),
+  couponCode: t.Nullable(t.String(), { description: 'The promotion code credited (as stored); null for a click.' }),
   partnerId: t.String(),
   weight: t.Number({ minimum: 0, maximum: 1, description: '1 for a single touch, fractional for multi-touch.' }),
   attributionId: t.String(),

@@ -368,8 +368,8 @@ export function eventsCsv(sql: Sql, filter: EventFilter): ReadableStream<Uint8Ar
 
 export type EventDetail = {
   event: EventListed & { metadata: Record<string, unknown>; idempotencyKey: string | null; source: string };
-  attributions: { id: string; partnerId: string; partnerName: string; campaignId: string; campaignName: string; clickId: string; model: string; weight: number }[];
-  touches: { position: number; clickId: string; partnerId: string; partnerName: string; campaignName: string; weightNum: number; weightDen: number }[];
+  attributions: { id: string; partnerId: string; partnerName: string; campaignId: string; campaignName: string; clickId: string | null; couponCode: string | null; model: string; weight: number }[];
+  touches: { position: number; clickId: string | null; couponCode: string | null; partnerId: string; partnerName: string; campaignName: string; weightNum: number; weightDen: number }[];
   commissions: CommissionListed[];
   /** Amount changes of its commissions after accrual (partial refunds), oldest first. */
   adjustments: { commissionId: string; partnerName: string; at: Date; before: bigint; after: bigint; currency: string; reason: string; actor: string; detail: string | null }[];
@@ -381,13 +381,15 @@ export async function eventDetail(sql: Sql, id: string): Promise<EventDetail | n
     select x.*, e.metadata, e.idempotency_key, e.source from (${eventSelect(sql)} where e.id = ${id}) x join events e on e.id = x.id`;
   if (!row) return null;
   const [attributions, touches, commissions] = await Promise.all([
-    sql<{ id: string; partner_id: string; partner_name: string; campaign_id: string; campaign_name: string; click_id: string; model: string; weight: number }[]>`
-      select a.id, a.partner_id, p.name as partner_name, a.campaign_id, k.name as campaign_name, a.click_id, a.model, a.weight
+    sql<{ id: string; partner_id: string; partner_name: string; campaign_id: string; campaign_name: string; click_id: string | null; coupon_code: string | null; model: string; weight: number }[]>`
+      select a.id, a.partner_id, p.name as partner_name, a.campaign_id, k.name as campaign_name, a.click_id, pc.code as coupon_code, a.model, a.weight
       from attributions a join partners p on p.id = a.partner_id join campaigns k on k.id = a.campaign_id
+      left join promotion_codes pc on pc.id = a.code_id
       where a.event_id = ${id} order by a.id`,
-    sql<{ position: number; click_id: string; partner_id: string; partner_name: string; campaign_name: string; weight_num: number; weight_den: number }[]>`
-      select t.position, t.click_id, t.partner_id, p.name as partner_name, k.name as campaign_name, t.weight_num, t.weight_den
+    sql<{ position: number; click_id: string | null; coupon_code: string | null; partner_id: string; partner_name: string; campaign_name: string; weight_num: number; weight_den: number }[]>`
+      select t.position, t.click_id, pc.code as coupon_code, t.partner_id, p.name as partner_name, k.name as campaign_name, t.weight_num, t.weight_den
       from referral_touches t join partners p on p.id = t.partner_id join campaigns k on k.id = t.campaign_id
+      left join promotion_codes pc on pc.id = t.code_id
       where t.user_id = ${row.user_id} order by t.position`,
     sql<CommissionListRow[]>`
       select ${sql(COMMISSION_COLUMNS.map((c) => `c.${c}`))}, p.name as partner_name, p.email as partner_email, k.name as campaign_name
@@ -398,10 +400,10 @@ export async function eventDetail(sql: Sql, id: string): Promise<EventDetail | n
     event: { ...listedEvent(row), metadata: row.metadata ?? {}, idempotencyKey: row.idempotency_key, source: row.source },
     attributions: attributions.map((a) => ({
       id: a.id, partnerId: a.partner_id, partnerName: a.partner_name, campaignId: a.campaign_id, campaignName: a.campaign_name,
-      clickId: a.click_id, model: a.model, weight: a.weight,
+      clickId: a.click_id, couponCode: a.coupon_code, model: a.model, weight: a.weight,
     })),
     touches: touches.map((t) => ({
-      position: t.position, clickId: t.click_id, partnerId: t.partner_id, partnerName: t.partner_name, campaignName: t.campaign_name,
+      position: t.position, clickId: t.click_id, couponCode: t.coupon_code, partnerId: t.partner_id, partnerName: t.partner_name, campaignName: t.campaign_name,
       weightNum: t.weight_num, weightDen: t.weight_den,
     })),
     commissions: commissions.map(listedCommission),

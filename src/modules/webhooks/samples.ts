@@ -18,6 +18,7 @@ export function samplePayload<E extends EventType>(type: E, now = new Date()): E
       partnerId,
       campaignId,
       clickId: newId('click'),
+      couponCode: null,
       model: 'last_click',
       weight: 1,
       eventType: 'invoice_paid',

@@ -19,6 +19,7 @@ import { compare, comparePoints, parseRange, RangePicker, rangeStart, type DateR
 import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { describeTerms, STANDARD_EVENT_TYPES, EVENT_WORDS } from '../terms';
+import { CodesSection, loadCodes, type CodesData } from './codes';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
 import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../ui';
 
@@ -274,11 +275,12 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
   async function campaignView(page: AdminPage, campaign: Campaign, query: Record<string, string | undefined>) {
     const range = parseRange(query);
     const span = { start: rangeStart(range), end: range.end };
-    const [current, previous, partners, links] = await Promise.all([
+    const [current, previous, partners, links, codes] = await Promise.all([
       campaignTotals(ctx.sql, { campaignId: campaign.id, ...span }),
       range.previous ? campaignTotals(ctx.sql, { campaignId: campaign.id, ...range.previous }) : Promise.resolve(null),
       campaignPartners(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
       campaignLinks(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
+      loadCodes(ctx, { campaignId: campaign.id }),
     ]);
     return (
       <CampaignPage
@@ -289,6 +291,7 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
         previous={previous}
         partners={partners}
         links={links}
+        codes={codes}
         holdbackDefault={ctx.config.holdbackDays}
         linkBase={ctx.config.baseUrl}
         done={query.done}
@@ -494,6 +497,7 @@ function CampaignPage(props: {
   previous: CampaignNumbers | null;
   partners: Awaited<ReturnType<typeof campaignPartners>>;
   links: Awaited<ReturnType<typeof campaignLinks>>;
+  codes: CodesData;
   holdbackDefault: number;
   linkBase: string;
   done?: string;
@@ -651,6 +655,7 @@ function CampaignPage(props: {
           <TableNote shown={props.links.links.length} total={props.links.total} what="links" order="most clicks first" />
         </>
       )}
+      <CodesSection page={props.page} from={{ kind: 'campaign', id: c.id }} data={props.codes} done={props.done} />
       <p class="hint">
         <a href={href('/admin/commissions', { campaignId: c.id })}>All commissions of this campaign</a>
         {' · '}

@@ -302,7 +302,7 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
               <tr>
                 <th scope="col">Partner</th>
                 <th scope="col">Campaign</th>
-                <th scope="col">Click</th>
+                <th scope="col">Click or code</th>
                 <th scope="col">Model</th>
                 <NumHead label="Share" />
               </tr>
@@ -316,8 +316,8 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
                   <td data-label="Campaign">
                     <Trunc text={a.campaignName} />
                   </td>
-                  <td data-label="Click">
-                    <Trunc text={a.clickId} />
+                  <td data-label="Click or code">
+                    <TouchSource clickId={a.clickId} couponCode={a.couponCode} />
                   </td>
                   <td data-label="Model" safe>
                     {a.model.replace(/_/g, ' ')}
@@ -334,7 +334,7 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
       {touches.length > 0 && (
         <>
           <h2>Referral touches of this user</h2>
-          <p class="hint">The clicks recorded at the user's first attributed event; later events of the user are credited to them again.</p>
+          <p class="hint">The clicks (or the promotion code) recorded at the user's first attributed event; later events of the user are credited to them again.</p>
           <div class="table-wrap">
             <table id="touches" class="stack">
               <caption class="vh">Referral touches</caption>
@@ -342,7 +342,7 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
                 <tr>
                   <th scope="col">Partner</th>
                   <th scope="col">Campaign</th>
-                  <th scope="col">Click</th>
+                  <th scope="col">Click or code</th>
                   <NumHead label="Weight" />
                 </tr>
               </thead>
@@ -355,8 +355,8 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
                     <td data-label="Campaign">
                       <Trunc text={t.campaignName} />
                     </td>
-                    <td data-label="Click">
-                      <Trunc text={t.clickId} />
+                    <td data-label="Click or code">
+                      <TouchSource clickId={t.clickId} couponCode={t.couponCode} />
                     </td>
                     <td class="num" data-label="Weight" safe>
                       {`${t.weightNum}/${t.weightDen}`}
@@ -416,5 +416,18 @@ function AmountChanges(props: { changes: EventDetail['adjustments'] }) {
         </table>
       </div>
     </>
+  );
+}
+
+/** What credited a touch: its click, or the promotion code the customer used. */
+function TouchSource(props: { clickId: string | null; couponCode: string | null }) {
+  if (props.clickId !== null) return <Trunc text={props.clickId} />;
+  return (
+    <span class="touch-code">
+      Code{' '}
+      <code class="promo-code" safe>
+        {props.couponCode ?? ''}
+      </code>
+    </span>
   );
 }

@@ -23,6 +23,7 @@ import { campaignRoutes } from './campaigns';
 import { settingsRoutes } from './settings';
 import { webhookRoutes } from './webhooks';
 import { apiKeyRoutes } from './api-keys';
+import { codeRoutes } from './codes';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -90,5 +91,6 @@ export function adminRoutes(ctx: AppContext) {
     .use(campaignRoutes(ctx, kit))
     .use(settingsRoutes(ctx, kit))
     .use(webhookRoutes(ctx, kit))
-    .use(apiKeyRoutes(ctx, kit));
+    .use(apiKeyRoutes(ctx, kit))
+    .use(codeRoutes(ctx, kit));
 }

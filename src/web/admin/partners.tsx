@@ -44,6 +44,7 @@ import type { AdminPage } from '../session';
 import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MenuButton, menuId, MoneyCell, Pager, parsePage, parseSort, partnerBadge, RowMenu, SortHeader, Trunc, type Sort, type Tone, NumHead } from '../ui';
 import { AdminLayout, campaignNames, day, Done, NotFoundPage, refused, type AdminKit } from './kit';
 import { CommissionsTable, PayoutsTable } from './tables';
+import { CodesSection, loadCodes, type CodesData } from './codes';
 
 const LIST = '/admin/partners';
 const PAGE_SIZE = 50;
@@ -184,7 +185,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
     const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
     const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
     const p = { limit: 50 };
-    const [counts, money, links, customers, commissions, payouts, names, live] = await Promise.all([
+    const [counts, money, links, customers, commissions, payouts, names, live, codes] = await Promise.all([
       partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
       partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
       linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
@@ -193,6 +194,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
       listPayouts(ctx.sql, { ...p, partnerId: partner.id }),
       campaignNames(ctx),
       listCampaigns(ctx.sql, { limit: 500, archived: false }),
+      loadCodes(ctx, { partnerId: partner.id }),
     ]);
     const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
     return (
@@ -217,6 +219,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
         errors={input.errors}
         reason={input.reason}
         edit={input.edit}
+        codes={codes}
       />
     ) as string;
   }
@@ -825,6 +828,7 @@ function PartnerDetailPage(props: {
   errors?: FormErrors;
   reason?: string;
   edit?: EditValues;
+  codes: CodesData;
 }) {
   const p = props.partner;
   const path = detailPath(p.id);
@@ -999,6 +1003,8 @@ function PartnerDetailPage(props: {
           caption={`Links of ${p.name} with their numbers for ${props.range.label.toLowerCase()}`}
         />
       )}
+
+      <CodesSection page={props.page} from={{ kind: 'partner', id: p.id }} data={props.codes} done={props.done} />
 
       <h2>Referred customers</h2>
       <p class="caption" safe>

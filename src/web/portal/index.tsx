@@ -12,6 +12,8 @@ import { listCampaigns, type Campaign } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
 import { invalidateLinkCache } from '../../modules/links/runtime';
 import { createLink, deepLinkProblem, listLinks } from '../../modules/links/service';
+import { codeStats, createCode, listCodes } from '../../modules/codes/service';
+import { codeSync } from '../../modules/codes/stripe';
 import { Email, Name } from '../../lib/fields';
 import { getCommissionSnapshot, getPartner, updateOwnProfile } from '../../modules/partners/service';
 import {
@@ -36,6 +38,7 @@ import { parsePage } from '../ui';
 import { buildDestination, UTM_FIELDS } from './builder';
 import { HomePage, type MoneyLine } from './home';
 import { LinksPage, type BuilderValues } from './links';
+import { CodesPage } from './codes';
 import {
   CommissionsPage,
   LinkExpiredPage,
@@ -215,6 +218,30 @@ export function portalRoutes(ctx: AppContext) {
           }
         }),
       )
+      .get('/portal/codes', ({ request }) =>
+        partnerPage(request, async (page) => {
+          return render(await codesView(page, { created: queryOf(request).created }));
+        }),
+      )
+      .post('/portal/codes', ({ request, body }) =>
+        partnerForm(request, body, '/portal/codes', async (page, form) => {
+          const values = { code: (form.code ?? '').trim(), campaignId: form.campaignId ?? '' };
+          try {
+            const code = await createCode(ctx.sql, { code: values.code, partnerId: page.partner.id, campaignId: values.campaignId }, codeSync(ctx.config));
+            return seeOther(`/portal/codes?created=${encodeURIComponent(code.id)}`);
+          } catch (error) {
+            // Stripe refusing the code (502) is shown like a refusal: nothing was created
+            const errors = error instanceof AppError && error.code === 'bad_gateway' ? { _form: error.message } : formErrors(error, ['code', 'campaignId']);
+            if (!errors) throw error;
+            // a campaign it may not use belongs beside the campaign field
+            if (errors._form && error instanceof AppError && /campaign/.test(error.message)) {
+              errors.campaignId = errors._form;
+              delete errors._form;
+            }
+            return render(await codesView(page, { values, errors }), { status: (error as AppError).status });
+          }
+        }),
+      )
       .get('/portal/commissions', ({ request }) =>
         partnerPage(request, async (page) => {
           const p = parsePage(queryOf(request), LIST_SIZE);
@@ -352,6 +379,30 @@ export function portalRoutes(ctx: AppContext) {
   async function createdNotice(page: PartnerPage, linkId: string): Promise<{ slug: string; url: string; landing: string } | null> {
     const link = await partnerLinkLanding(ctx.sql, { partnerId: page.partner.id, linkId });
     return link ? { slug: link.slug, url: `${ctx.config.baseUrl}/r/${link.slug}`, landing: link.landing } : null;
+  }
+
+  /**
+   * The partner's codes (newest 200) with their numbers, and the campaigns it may make codes for.
+   * `created`: the id of a code just made; the notice names it only if it is one of the partner's.
+   */
+  async function codesView(page: PartnerPage, input: { created?: string; values?: { code: string; campaignId: string }; errors?: FormErrors }): Promise<string> {
+    const partnerId = page.partner.id;
+    const [rows, campaigns] = await Promise.all([listCodes(ctx.sql, { limit: 200, partnerId }), heldCampaigns(partnerId)]);
+    const codes = rows.slice(0, 200);
+    const [stats, names] = await Promise.all([codeStats(ctx.sql, codes.map((c) => c.id)), campaignNames(ctx.sql, codes.map((c) => c.campaignId))]);
+    const currencies = new Map(
+      (await ctx.sql<{ id: string; currency: string }[]>`select id, currency from campaigns where id = any(${codes.map((c) => c.campaignId)})`).map((c) => [c.id, c.currency]),
+    );
+    return (
+      <CodesPage
+        page={page}
+        codes={codes.map((c) => ({ ...c, campaignName: names.get(c.campaignId) ?? c.campaignId, currency: currencies.get(c.campaignId) ?? 'USD', stats: stats.get(c.id)! }))}
+        campaigns={campaigns.map((c) => ({ id: c.id, name: c.name }))}
+        created={codes.find((c) => c.id === input.created)?.code ?? null}
+        values={input.values}
+        errors={input.errors}
+      />
+    ) as string;
   }
 
   async function linksView(

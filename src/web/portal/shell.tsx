@@ -6,6 +6,7 @@ import type { PartnerPage } from '../session';
 const NAV: NavItem[] = [
   { href: '/portal', label: 'Home' },
   { href: '/portal/links', label: 'Links' },
+  { href: '/portal/codes', label: 'Codes' },
   { href: '/portal/commissions', label: 'Commissions' },
   { href: '/portal/payouts', label: 'Payouts' },
   { href: '/portal/profile', label: 'Profile' },
