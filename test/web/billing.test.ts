@@ -76,6 +76,15 @@ describe('settings: billing providers', () => {
   });
 });
 
+describe('overview: the billing step of the setup checklist', () => {
+  test('is ticked once a provider is connected and leads to the providers on the settings page', async () => {
+    await page.goto(`${svc.url}/admin`);
+    await page.click('a[href="/admin/settings#billing"]');
+    await page.waitForURL(/\/admin\/settings#billing$/);
+    expect(await text('#billing-heading')).toBe('Billing providers');
+  });
+});
+
 describe('event page: a commission lowered by a partial refund', () => {
   test('shows the amount change, why and by whom', async () => {
     const [event] = await svc.sql<{ id: string }[]>`select id from events where user_id = 'u_settings' and type = 'invoice_paid'`;

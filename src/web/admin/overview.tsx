@@ -399,8 +399,8 @@ function SetupChecklist(props: { steps: Step[]; doneCount: number; csrf: string;
         </StepItem>
         <StepItem step={step('billing')} text="Sales, refunds and disputes then arrive from the provider without code.">
           <p class="step-facts">
-            Set <code>STRIPE_WEBHOOK_SECRET</code> and point Stripe's webhook at <code safe>{`${props.baseUrl}/webhooks/stripe`}</code> (docs/plugins.md).
-            Ticked when a provider is configured or its first event arrived. <a href="/docs">API reference</a>
+            Stripe, Paddle Billing or Lemon Squeezy: <a href="/admin/settings#billing">Settings</a> shows the address to paste into each and the secret to set.
+            Ticked when a provider is configured or its first event arrived.
           </p>
         </StepItem>
         <StepItem step={step('partner')} text="Partners get an emailed sign-in link to their portal, where they make share links." />
