@@ -77,11 +77,9 @@ describe('settings: billing providers', () => {
 });
 
 describe('overview: the billing step of the setup checklist', () => {
-  test('is ticked once a provider is connected and leads to the providers on the settings page', async () => {
+  test('is ticked when a provider is connected', async () => {
     await page.goto(`${svc.url}/admin`);
-    await page.click('a[href="/admin/settings#billing"]');
-    await page.waitForURL(/\/admin\/settings#billing$/);
-    expect(await text('#billing-heading')).toBe('Billing providers');
+    expect(await page.getAttribute('#step-billing', 'data-done')).toBe('true');
   });
 });
 

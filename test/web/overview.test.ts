@@ -132,8 +132,10 @@ describe('the setup checklist', () => {
     await page.reload();
     expect(await stepDone('snippet')).toBe('true');
     expect(await doneText()).toBe('5 of 6 done');
-    // no provider configured nor heard from
+    // no provider configured nor heard from: the step leads to the providers on the settings page
     expect(await stepDone('billing')).toBe('false');
+    expect(await page.textContent('#step-billing')).toContain('Stripe, Paddle Billing or Lemon Squeezy');
+    expect(await page.getAttribute('#step-billing a[href^="/admin/settings"]', 'href')).toBe('/admin/settings#billing');
     await shots('setup');
   });
 
