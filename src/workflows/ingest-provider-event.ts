@@ -137,6 +137,8 @@ async function recordConversion(
       occurredAt: conversion.occurredAt.toISOString(),
       metadata: conversion.metadata,
       idempotencyKey: input.idempotencyKey,
+      customerEmail: conversion.customerEmail ?? null,
+      customerId: conversion.customerId,
     },
     tx,
   );

@@ -46,6 +46,7 @@ export function eventRoutes(ctx: AppContext) {
           occurredAt: body.occurredAt,
           metadata: readMetadata(body.metadata),
           idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
+          customerEmail: body.customerEmail ?? null,
         });
         set.status = recorded.replayed ? 200 : 201;
         return eventBody(recorded.event);
@@ -79,6 +80,7 @@ export function eventRoutes(ctx: AppContext) {
           occurredAt: body.occurredAt,
           metadata: readMetadata(body.metadata),
           idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
+          customerEmail: body.customerEmail ?? null,
         });
         set.status = recorded.replayed ? 200 : 201;
         return { ok: true as const, eventId: recorded.event.id, attribution: recorded.attribution };

@@ -7,6 +7,17 @@ const UserId = t.String({ minLength: 1, maxLength: 255, description: 'The id the
 const EventType = t.String({ minLength: 1, maxLength: 100, description: 'signup, trial_started, subscription_created, invoice_paid, or a custom name.' });
 const Currency = t.String({ minLength: 1, maxLength: 10, description: 'ISO 4217 code, upper case; required together with the amount.' });
 const OccurredAt = t.String({ maxLength: 40, description: 'ISO 8601 timestamp; defaults to server time.' });
+const CustomerEmail = t.Optional(
+  t.Nullable(
+    t.String({
+      minLength: 3,
+      maxLength: 320,
+      pattern: '^[^\\s@]+@[^\\s@]+$',
+      description: "The customer's email, compared with the partner's own (flag self_referral).",
+      examples: ['ann@example.com'],
+    }),
+  ),
+);
 // Checked in the handler (isMetadata): the app's body normalisation would turn a string into {"0": ...} for a t.Record.
 const Metadata = t.Unknown({ description: 'Object, free-form; commission rules can match on it.' });
 
@@ -19,6 +30,7 @@ export const CreateEventBody = t.Object(
     currency: t.Optional(Currency),
     occurredAt: t.Optional(OccurredAt),
     metadata: t.Optional(Metadata),
+    customerEmail: CustomerEmail,
   },
 );
 
@@ -30,6 +42,7 @@ export const TrackEventBody = t.Object(
     currency: t.Optional(Currency),
     occurredAt: t.Optional(OccurredAt),
     metadata: t.Optional(Metadata),
+    customerEmail: CustomerEmail,
   },
 );
 
