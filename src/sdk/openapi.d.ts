@@ -3303,6 +3303,11 @@ export interface operations {
                     occurredAt?: string;
                     /** @description Object, free-form; commission rules can match on it. */
                     metadata?: unknown;
+                    /**
+                     * @description The customer's email, compared with the partner's own (flag self_referral).
+                     * @example ann@example.com
+                     */
+                    customerEmail?: string | null;
                 };
             };
         };
@@ -3485,6 +3490,11 @@ export interface operations {
                     occurredAt?: string;
                     /** @description Object, free-form; commission rules can match on it. */
                     metadata?: unknown;
+                    /**
+                     * @description The customer's email, compared with the partner's own (flag self_referral).
+                     * @example ann@example.com
+                     */
+                    customerEmail?: string | null;
                 };
             };
         };
@@ -3653,6 +3663,7 @@ export interface operations {
                 campaignId?: string;
                 from?: string;
                 to?: string;
+                flagged?: "true" | "false";
                 limit?: string;
                 cursor?: string;
             };
@@ -3717,6 +3728,8 @@ export interface operations {
                             reason: string | null;
                             /** @description The payout that paid it. */
                             payoutId: string | null;
+                            /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                            flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                         }[];
                         /** @description Cursor of the next page; null on the last. */
                         nextCursor: string | null;
@@ -3850,6 +3863,8 @@ export interface operations {
                         reason: string | null;
                         /** @description The payout that paid it. */
                         payoutId: string | null;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };
@@ -4145,6 +4160,8 @@ export interface operations {
                         reason: string | null;
                         /** @description The payout that paid it. */
                         payoutId: string | null;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };
@@ -4327,6 +4344,8 @@ export interface operations {
                         reason: string | null;
                         /** @description The payout that paid it. */
                         payoutId: string | null;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };
@@ -8334,6 +8353,8 @@ export interface operations {
                         currency: string;
                         eventType: string;
                         eventValue: number;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission waits for a person (never approved by the holdback job). */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };

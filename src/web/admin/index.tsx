@@ -23,6 +23,7 @@ import { campaignRoutes } from './campaigns';
 import { settingsRoutes } from './settings';
 import { webhookRoutes } from './webhooks';
 import { apiKeyRoutes } from './api-keys';
+import { reviewRoutes } from './review';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -85,6 +86,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(overviewRoutes(ctx, kit))
     .use(partnerRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
+    .use(reviewRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))
     .use(eventRoutes(ctx, kit))
     .use(campaignRoutes(ctx, kit))

@@ -34,6 +34,8 @@ import {
   type ReferredCustomer,
 } from '../../modules/reports/partners';
 import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
+import { partnerFlagHistory } from '../../modules/fraud/review';
+import { PartnerFlags } from './review';
 import { csvResponse, csvStream } from '../../lib/csv';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CsrfInput, Field, formErrors, formList, schemaErrors, SelectField, type FormErrors } from '../forms';
@@ -184,7 +186,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
     const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
     const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
     const p = { limit: 50 };
-    const [counts, money, links, customers, commissions, payouts, names, live] = await Promise.all([
+    const [counts, money, links, customers, commissions, payouts, names, live, flags] = await Promise.all([
       partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
       partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
       linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
@@ -193,6 +195,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
       listPayouts(ctx.sql, { ...p, partnerId: partner.id }),
       campaignNames(ctx),
       listCampaigns(ctx.sql, { limit: 500, archived: false }),
+      partnerFlagHistory(ctx.sql, partner.id),
     ]);
     const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
     return (
@@ -217,6 +220,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
         errors={input.errors}
         reason={input.reason}
         edit={input.edit}
+        flags={flags}
       />
     ) as string;
   }
@@ -433,14 +437,14 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
     )
     .get(
       `${LIST}/:id/revoke`,
-      ({ request, params }) =>
+      ({ request, params, query }) =>
         kit.page(request, async (page) => {
           const partner = await findPartner(ctx.sql, params.id);
           if (!partner) return render(<NotFoundPage page={page} what="partner" back={LIST} />, { status: 404 });
           if (partner.status === 'revoked') return seeOther(detailPath(partner.id));
-          return render(revokePage(page, partner));
+          return render(revokePage(page, partner, { reason: query.reason }));
         }),
-      { params: Params },
+      { params: Params, query: t.Object({ reason: t.Optional(t.String({ maxLength: 1000 })) }) },
     )
     .post(
       `${LIST}/:id/revoke`,
@@ -825,6 +829,7 @@ function PartnerDetailPage(props: {
   errors?: FormErrors;
   reason?: string;
   edit?: EditValues;
+  flags: Awaited<ReturnType<typeof partnerFlagHistory>>;
 }) {
   const p = props.partner;
   const path = detailPath(p.id);
@@ -1038,6 +1043,8 @@ function PartnerDetailPage(props: {
         )}
         <button type="submit">Save changes</button>
       </form>
+
+      <PartnerFlags partnerId={p.id} revoked={p.status === 'revoked'} history={props.flags} />
 
       <h2>Commissions</h2>
       <p>
