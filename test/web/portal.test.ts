@@ -2,7 +2,7 @@
 // with a custom slug, a referred customer's commission, approval and payout, all seen on the pages.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
-import { campaign, clickStored } from '../support/chain';
+import { BROWSER_UA, campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { invitePartner, launchBrowser, newPage, screenshot, signInThroughPortal } from './browser';
 
@@ -85,7 +85,7 @@ describe('partner portal, end to end', () => {
   });
 
   test('a visitor follows the link, is identified, pays: the commission shows on the portal', async () => {
-    const res = await fetch(`${svc.url}/r/ada-pro`, { redirect: 'manual', headers: { 'user-agent': 'visitor' } });
+    const res = await fetch(`${svc.url}/r/ada-pro`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
     expect(res.status).toBe(302);
     const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
     await clickStored(svc, clickId);

@@ -19,7 +19,7 @@ let campaignId: string;
 let ann: string;
 let bob: string;
 let publishable: string;
-const ids: Record<string, string> = {};
+const ids = {} as Record<'annSelf' | 'annSelf2' | 'annBot' | 'bobLarge' | 'bobClean', string>;
 let ip = 0;
 
 async function slugOf(partnerId: string): Promise<string> {
