@@ -247,7 +247,7 @@ function Evidence(props: { item: ReviewItem }) {
                     <td class="ua" safe>
                       {c.userAgent ?? '—'}
                     </td>
-                    <td safe>{c.uncreditedReason === 'bot_click' ? 'No: bot' : c.uncreditedReason === 'click_flood' ? 'No: flood' : 'Yes'}</td>
+                    <td>{c.uncreditedReason === 'bot_click' ? 'No: bot' : c.uncreditedReason === 'click_flood' ? 'No: flood' : 'Yes'}</td>
                   </tr>
                 ))}
               </tbody>
