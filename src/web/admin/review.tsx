@@ -112,7 +112,8 @@ export function reviewRoutes(ctx: AppContext, kit: AdminKit) {
           const url = new URL(request.url);
           const action: Bulk = url.searchParams.get('action') === 'reverse' ? 'reverse' : 'approve';
           const ids = [...new Set(url.searchParams.getAll('ids').filter((v) => v.length > 0 && v.length <= 64))].slice(0, MAX_BULK + 1);
-          return render(await confirmView(page, action, ids), { status: ids.length === 0 || ids.length > MAX_BULK ? 400 : 200 });
+          // nothing ticked is said on the page; nothing happens on a GET anyway
+          return render(await confirmView(page, action, ids));
         }),
       { query: t.Object({ action: t.Optional(t.String({ maxLength: 10 })), ids: t.Optional(t.Unknown()) }) },
     )
