@@ -17,7 +17,8 @@ let partnerId: string;
 const EMAIL = 'ada@example.com';
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([startService(), launchBrowser()]);
+  // TRUST_PROXY: the customer identifies from its own address, not the one the partner signs in from
+  [svc, browser] = await Promise.all([startService({ TRUST_PROXY: '1' }), launchBrowser()]);
   campaignId = await campaign(svc, { name: 'Pro plan', rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] });
   partnerId = await invitePartner(svc, { email: EMAIL, name: 'Ada Partner', campaignIds: [campaignId] });
   ({ page } = await newPage(browser));
@@ -90,7 +91,7 @@ describe('partner portal, end to end', () => {
     const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
     await clickStored(svc, clickId);
     const pk = await svc.publishableKey();
-    expect((await svc.api('POST', '/v1/identify', { key: pk, body: { userId: 'cust_1', clickIds: [clickId] } })).status).toBe(200);
+    expect((await svc.api('POST', '/v1/identify', { key: pk, body: { userId: 'cust_1', clickIds: [clickId] }, headers: { 'x-forwarded-for': '198.51.100.1' } })).status).toBe(200);
     const event = await svc.api('POST', '/v1/events', { body: { userId: 'cust_1', type: 'invoice_paid', amount: 4999, currency: 'USD' } });
     expect(event.status).toBe(201);
 
