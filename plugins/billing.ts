@@ -32,6 +32,8 @@ export type BillingAction =
       references: string[];
       /** The promotion code the customer typed, as the provider reports it (null or absent: none). */
       couponCode?: string | null;
+      /** The customer's email, as the provider reports it (null or absent: unknown); for self_referral. */
+      customerEmail?: string | null;
       metadata: Record<string, unknown>;
     }
   /**

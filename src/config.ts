@@ -33,6 +33,10 @@ const EnvSchema = T.Object({
   PAYOUT_CRON: T.String({ default: '0 6 1 * *' }),
   /** Smallest payout in major units, per currency; smaller sums wait for the next run. */
   MIN_PAYOUT: T.String({ default: '0', pattern: '^[0-9]{1,12}(\\.[0-9]{1,3})?$' }),
+  /** Clicks from one network (IPv4 address, IPv6 /64) on one link in one clock hour that may earn; the rest are kept as click_flood. 0: no limit. */
+  FRAUD_CLICKS_PER_IP_HOUR: T.String({ default: '20', pattern: '^[0-9]{1,6}$' }),
+  /** Commissions above this amount (major units of their currency) are held for review (flag review_amount); unset: off. */
+  REVIEW_ABOVE: T.Optional(T.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,3})?$' })),
   /** Time limit of one webhook delivery, in milliseconds. */
   WEBHOOK_TIMEOUT_MS: T.String({ default: '10000', pattern: '^[0-9]{1,7}$' }),
   /** Webhook deliveries one process sends at once. */
@@ -78,6 +82,8 @@ export type Config = {
   approvalCron: string;
   payoutCron: string;
   minPayout: string;
+  fraudClicksPerIpHour: number;
+  reviewAbove: string | undefined;
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   webhookAutoRetry: boolean;
@@ -144,6 +150,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     approvalCron: env.APPROVAL_CRON,
     payoutCron: env.PAYOUT_CRON,
     minPayout: env.MIN_PAYOUT,
+    fraudClicksPerIpHour: Number(env.FRAUD_CLICKS_PER_IP_HOUR),
+    reviewAbove: env.REVIEW_ABOVE,
     webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS),
     webhookConcurrency: Math.max(1, Number(env.WEBHOOK_CONCURRENCY)),
     webhookAutoRetry: flag(env.WEBHOOK_AUTO_RETRY),

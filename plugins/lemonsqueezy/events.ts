@@ -13,6 +13,12 @@ const at = (timestamp: string) => new Date(Math.floor(Date.parse(timestamp) / 10
 /** The object id: Lemon Squeezy's ids are unique per resource type only. */
 const objectId = (delivery: LemonSqueezyDelivery) => `${delivery.data.type}:${delivery.data.id}`;
 
+/** The buyer's email (`user_email`, on every resource the adapter maps), when it looks like one. */
+function emailOf(attributes: object): string | null {
+  const value = (attributes as { user_email?: unknown }).user_email;
+  return typeof value === 'string' && value.includes('@') && value.length <= 320 ? value : null;
+}
+
 function link(customerId: string, userId: string | null): BillingAction[] {
   return userId ? [{ kind: 'link-customer', customerId, userId }] : [];
 }
@@ -35,6 +41,7 @@ function orderCreated({ delivery, userId }: LemonSqueezyEvent): BillingAction[] 
     references: [id],
     // the webhook names no discount code (only a link to the order's discount redemptions)
     couponCode: null,
+    customerEmail: emailOf(order),
     metadata: { lemonSqueezyOrderId: delivery.data.id, lemonSqueezyCustomerId: customerId, ...testMode(delivery) },
   });
   return actions;
@@ -56,6 +63,7 @@ function subscriptionCreated({ delivery, userId }: LemonSqueezyEvent): BillingAc
       currency: null,
       occurredAt: at(sub.created_at),
       references: [id],
+      customerEmail: emailOf(sub),
       metadata: {
         lemonSqueezySubscriptionId: delivery.data.id,
         lemonSqueezyCustomerId: customerId,
@@ -88,6 +96,7 @@ function subscriptionPaymentSuccess({ delivery, userId }: LemonSqueezyEvent): Bi
     occurredAt: at(invoice.created_at),
     references: [id],
     couponCode: null,
+    customerEmail: emailOf(invoice),
     metadata: {
       lemonSqueezyInvoiceId: delivery.data.id,
       lemonSqueezySubscriptionId: String(invoice.subscription_id),

@@ -8,6 +8,7 @@ export const USER_ID_KEY = 'service_user_id';
 // Stripe's timestamps are whole seconds: read as the end of that second, so that a click made
 // earlier in the same second still comes before the conversion.
 const at = (seconds: number | null | undefined, fallback: Date) => (seconds ? new Date(seconds * 1000 + 999) : fallback);
+const emailOf = (value: unknown) => (typeof value === 'string' && value.includes('@') && value.length <= 320 ? value : null);
 const compact = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => Boolean(id)))];
 
 function customerEvent(event: ProviderEvent, signup: boolean): BillingAction[] {
@@ -30,6 +31,7 @@ function customerEvent(event: ProviderEvent, signup: boolean): BillingAction[] {
       currency: null,
       occurredAt: at(customer.created, event.createdAt),
       references: [customer.id],
+      customerEmail: emailOf(customer.email),
       metadata: { stripeCustomerId: customer.id },
     });
   }
@@ -88,6 +90,7 @@ function invoicePaid(event: ProviderEvent): BillingAction[] {
       customerId,
       userId: null,
       type: 'invoice_paid',
+      customerEmail: emailOf(invoice.customer_email),
       amount: BigInt(invoice.amount_paid),
       currency: invoice.currency.toUpperCase(),
       occurredAt: at(invoice.status_transitions?.paid_at ?? invoice.created, event.createdAt),

@@ -1,6 +1,6 @@
 // The parts of Stripe's objects the adapter reads. Stripe sends more; these are checked, not trusted.
 
-export type StripeCustomer = { id: string; object: 'customer'; metadata?: Record<string, string> | null; created?: number };
+export type StripeCustomer = { id: string; object: 'customer'; metadata?: Record<string, string> | null; created?: number; email?: string | null };
 
 export type StripeSubscription = {
   id: string;
@@ -19,6 +19,7 @@ export type StripeInvoice = {
   customer: string | { id: string } | null;
   amount_paid: number;
   currency: string;
+  customer_email?: string | null;
   created?: number;
   status_transitions?: { paid_at?: number | null } | null;
   metadata?: Record<string, string> | null;

@@ -3986,6 +3986,11 @@ export interface operations {
                      * @example PODCAST20
                      */
                     couponCode?: string;
+                    /**
+                     * @description The customer's email, compared with the partner's own (flag self_referral).
+                     * @example ann@example.com
+                     */
+                    customerEmail?: string | null;
                 };
             };
         };
@@ -4173,6 +4178,11 @@ export interface operations {
                      * @example PODCAST20
                      */
                     couponCode?: string;
+                    /**
+                     * @description The customer's email, compared with the partner's own (flag self_referral).
+                     * @example ann@example.com
+                     */
+                    customerEmail?: string | null;
                 };
             };
         };
@@ -4347,6 +4357,7 @@ export interface operations {
                 campaignId?: string;
                 from?: string;
                 to?: string;
+                flagged?: "true" | "false";
                 limit?: string;
                 cursor?: string;
             };
@@ -4411,6 +4422,8 @@ export interface operations {
                             reason: string | null;
                             /** @description The payout that paid it. */
                             payoutId: string | null;
+                            /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                            flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                         }[];
                         /** @description Cursor of the next page; null on the last. */
                         nextCursor: string | null;
@@ -4544,6 +4557,8 @@ export interface operations {
                         reason: string | null;
                         /** @description The payout that paid it. */
                         payoutId: string | null;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };
@@ -4839,6 +4854,8 @@ export interface operations {
                         reason: string | null;
                         /** @description The payout that paid it. */
                         payoutId: string | null;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };
@@ -5021,6 +5038,8 @@ export interface operations {
                         reason: string | null;
                         /** @description The payout that paid it. */
                         payoutId: string | null;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };
@@ -9719,6 +9738,8 @@ export interface operations {
                         currency: string;
                         eventType: string;
                         eventValue: number;
+                        /** @description Fraud signals raised at accrual; empty when clean. A flagged commission waits for a person (never approved by the holdback job). */
+                        flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
                     };
                 };
             };

@@ -64,9 +64,13 @@ export function Badge(props: { tone: Tone; label: string; title: string; id?: st
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 const addDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY).toISOString().slice(0, 10);
 
-type CommissionLike = { status: string; createdAt: string; holdbackDays?: number; paidAt?: string | null; reason?: string | null };
+type CommissionLike = { status: string; createdAt: string; holdbackDays?: number; paidAt?: string | null; reason?: string | null; flags?: readonly string[] };
+
+/** A flagged commission still waiting for a person; partners see this and nothing of the evidence. */
+export const UNDER_REVIEW = 'Under review: the program checks it before approval';
 
 export function commissionBadge(c: CommissionLike): { tone: Tone; label: string; title: string } {
+  if (c.status === 'accrued' && (c.flags?.length ?? 0) > 0) return { tone: 'amber', label: 'Under review', title: UNDER_REVIEW };
   switch (c.status) {
     case 'accrued':
       return {

@@ -53,6 +53,8 @@ type ParkedEvent = {
   idempotency_key: string;
   /** The promotion code the provider reported, held until the customer is known. */
   coupon_code: string | null;
+  /** The customer's email the provider reported (self_referral). */
+  customer_email: string | null;
 };
 
 /** The stand-in user id of a conversion whose customer nobody has linked yet. */
@@ -72,7 +74,7 @@ async function linkCustomer(ctx: AppContext, tx: Transaction, provider: string, 
     insert into billing_customers (provider, customer_id, user_id) values (${provider}, ${customerId}, ${userId})
     on conflict (provider, customer_id) do update set user_id = excluded.user_id, updated_at = now()`;
   const parked = await tx<ParkedEvent[]>`
-    select id, type, amount, currency, occurred_at, metadata, idempotency_key, coupon_code from events
+    select id, type, amount, currency, occurred_at, metadata, idempotency_key, coupon_code, customer_email from events
     where source = ${provider} and user_id = ${unlinkedUser(provider, customerId)}
     order by occurred_at, id`;
   const done = [`linked ${customerId}`];
@@ -92,6 +94,7 @@ async function linkCustomer(ctx: AppContext, tx: Transaction, provider: string, 
           occurredAt: event.occurred_at,
           references,
           couponCode: event.coupon_code,
+          customerEmail: event.customer_email,
           metadata: { ...event.metadata, replayOf: event.id },
         },
       });
@@ -142,6 +145,8 @@ async function recordConversion(
       idempotencyKey: input.idempotencyKey,
       couponCode: conversion.couponCode ?? undefined,
       holdCode: userId === unlinkedUser(provider, conversion.customerId), // a stand-in user is never credited
+      customerEmail: conversion.customerEmail ?? null,
+      customerId: conversion.customerId,
     },
     tx,
   );

@@ -9,6 +9,7 @@ import { conflict, invalidField } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
 import { recordReferral, resolveAttribution } from '../modules/attribution/service';
 import { accrueCommissions } from '../modules/commissions/accrual';
+import { normalizeEmail } from '../modules/fraud/signals';
 import type { AttributionResult as AttributionAnswer } from '../modules/events/model';
 import { checkEventInput, EVENT_COLUMNS, toEventRecord, type EventRecord, type EventRow } from '../modules/events/service';
 
@@ -32,6 +33,10 @@ export type EventInput = {
    * replayed for the linked user, that user's partner too.
    */
   holdCode?: boolean;
+  /** The customer's email as the operator or the billing provider reports it (self_referral). */
+  customerEmail?: string | null;
+  /** The billing provider's customer (source names the provider; duplicate_customer). */
+  customerId?: string | null;
 };
 
 /** `attribution` of the attribution result (SPEC section 2). */
@@ -63,6 +68,8 @@ function requestHash(input: EventInput, occurredAt: Date | null): string {
       metadata: input.metadata,
       // only when sent, so events recorded before codes existed keep their hash
       ...(input.couponCode !== undefined ? { couponCode: input.couponCode } : {}),
+      // only when sent: keys used before the field existed keep their hash
+      ...(input.customerEmail ? { customerEmail: input.customerEmail } : {}),
     }),
   );
 }
@@ -79,6 +86,7 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
     throw invalidField('couponCode', 'must not contain NUL characters or unpaired surrogates');
   }
   const hash = requestHash(input, occurredAt);
+  const customerEmail = input.customerEmail?.trim() || null;
   const inTransaction = (body: (sql: Transaction) => Promise<RecordedEvent>) => (tx ? body(tx) : ctx.sql.begin(body));
   return inTransaction(async (sql) => {
     if (input.idempotencyKey !== undefined) {
@@ -99,9 +107,10 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
 
     const [row] = await sql<EventRow[]>`
       insert into events (id, user_id, type, amount, currency, occurred_at, metadata, idempotency_key, request_hash, source,
-                          attribution_status, attribution_model, coupon_code)
+                          attribution_status, attribution_model, coupon_code, customer_email, customer_email_normalized, customer_id)
       values (${id}, ${input.userId}, ${input.type}, ${input.amount}, ${input.currency}, ${when}, ${sql.json(input.metadata as JSONValue)},
-              ${input.idempotencyKey ?? null}, ${hash}, ${input.source}, ${resolution.status}, ${resolution.model}, ${input.couponCode ?? null})
+              ${input.idempotencyKey ?? null}, ${hash}, ${input.source}, ${resolution.status}, ${resolution.model}, ${input.couponCode ?? null},
+              ${customerEmail}, ${customerEmail === null ? null : normalizeEmail(customerEmail)}, ${input.customerId ?? null})
       returning ${sql([...EVENT_COLUMNS])}`;
     if (resolution.newReferral) {
       await recordReferral(sql, { userId: input.userId, model: resolution.model, startedAt: when, touches: resolution.touches });
@@ -114,6 +123,7 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
             touches: resolution.touches,
             referralStartedAt: resolution.referralStartedAt!,
             defaultHoldbackDays: ctx.config.holdbackDays,
+            review: { source: input.source, customerEmail, customerId: input.customerId ?? null, reviewAbove: ctx.config.reviewAbove },
           })
         : [];
     return {

@@ -6,6 +6,9 @@ import { sendQuietly } from '../mail';
 import { revokedEmail, signInEmail } from '../mail/templates';
 import { consumeMagicLink, issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
 import { createSession } from '../modules/auth/sessions';
+import { recordSignInNetwork } from '../modules/fraud/service';
+import { networkHash } from '../modules/fraud/signals';
+import { loadClickSalt } from '../modules/links/service';
 import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../modules/partners/service';
 
 /** The answer to a sign-in request, the same for any email. */
@@ -37,8 +40,11 @@ export type MagicOutcome =
   | { kind: 'invalid' }
   | { kind: 'revoked'; reason: string | null };
 
-/** Uses a link once: activates a pending partner (partner.activated) and opens a session. */
-export async function consumeLink(ctx: AppContext, token: string): Promise<MagicOutcome> {
+/**
+ * Uses a link once: activates a pending partner (partner.activated) and opens a session. A partner's
+ * network (`ip`, hashed) is remembered: a customer identified from it is a self_referral.
+ */
+export async function consumeLink(ctx: AppContext, token: string, ip: string | null = null): Promise<MagicOutcome> {
   return ctx.sql.begin(async (tx): Promise<MagicOutcome> => {
     const link = await consumeMagicLink(tx, token);
     if (!link) return { kind: 'invalid' };
@@ -51,6 +57,7 @@ export async function consumeLink(ctx: AppContext, token: string): Promise<Magic
     if (!partner) return { kind: 'invalid' };
     if (partner.status === 'revoked') return { kind: 'revoked', reason: partner.revokeReason };
     await activatePartner(tx, partner.id);
+    if (ip) await recordSignInNetwork(tx, partner.id, networkHash(await loadClickSalt(tx), ip));
     const session = await createSession(tx, { kind: 'partner', partnerId: partner.id });
     return { kind: 'signed-in', sessionToken: session.token, expiresAt: session.expiresAt, landing: '/portal' };
   });

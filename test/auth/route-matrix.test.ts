@@ -255,6 +255,8 @@ type Fixtures = { [collection: string]: () => string | Promise<string> };
 const shared = (): Fixtures => ({
   partners: () => owner,
   commissions: () => commissionId,
+  // the review queue's actions on one commission (/admin/review/:id/approve)
+  review: () => commissionId,
   payouts: () => payoutId,
   campaigns: () => campaignId,
   codes: () => codeId,

@@ -109,6 +109,7 @@ describe('GET /v1/commissions', () => {
       reversedAt: null,
       reason: null,
       payoutId: null,
+      flags: [],
     });
   });
 

@@ -148,6 +148,7 @@ describe('statuses', () => {
       currency: 'USD',
       eventType: 'invoice_paid',
       eventValue: 19.99,
+      flags: [],
     });
   });
 });

@@ -22,6 +22,7 @@ beforeAll(async () => {
     campaign_id: cmp,
     ip_hash: null,
     user_agent: 'UA',
+    uncredited_reason: null,
     referrer: null,
     created_at: Date.now(),
   });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { flushClicks, linkRuntime } from '../../src/modules/links/runtime';
 import { startReplica, startService, type Replica, type TestService } from '../support/service';
+import { BROWSER_UA } from '../support/chain';
 import { campaign, link, partner } from './helpers';
 
 let svc: TestService;
@@ -41,13 +42,13 @@ const nextUser = () => `fast-user-${++users}`;
 
 /** A visitor follows the share link on `on`; answers the click id of the 302. */
 async function redirect(on: Node): Promise<string> {
-  const res = await fetch(`${on.url}/r/${slug}`, { redirect: 'manual' });
+  const res = await fetch(`${on.url}/r/${slug}`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
   expect(res.status).toBe(302);
   return new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
 }
 
 async function clickApi(on: Node): Promise<string> {
-  const res = await on.api('POST', '/v1/clicks', { key: pk, body: { slug } });
+  const res = await on.api('POST', '/v1/clicks', { key: pk, body: { slug, userAgent: BROWSER_UA } });
   expect(res.status).toBe(201);
   return res.body.clickId;
 }

@@ -3,6 +3,9 @@ import { expect } from 'bun:test';
 import { flushClicks } from '../../src/modules/links/runtime';
 import type { TestService } from './service';
 
+/** A desktop browser's user agent: a test client's own (Bun, curl) reads as a bot (bot_click) and never earns. */
+export const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 export type Chain = { campaignId: string; partnerId: string; slug: string; clickId: string; userId: string };
 
 export async function campaign(svc: TestService, body: Record<string, unknown>): Promise<string> {
@@ -23,7 +26,7 @@ export async function partner(svc: TestService, email: string, campaignIds?: str
 export async function click(svc: TestService, campaignId: string, partnerId: string): Promise<{ slug: string; clickId: string }> {
   const link = await svc.api('POST', '/v1/links', { body: { campaignId, partnerId } });
   expect(link.status).toBe(201);
-  const res = await fetch(`${svc.url}/r/${link.body.slug}`, { redirect: 'manual', headers: { 'user-agent': 'test-browser' } });
+  const res = await fetch(`${svc.url}/r/${link.body.slug}`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
   expect(res.status).toBe(302);
   const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
   expect(clickId).toMatch(/^clk_/);
@@ -33,7 +36,8 @@ export async function click(svc: TestService, campaignId: string, partnerId: str
 
 export async function identify(svc: TestService, userId: string, clickIds: string[]): Promise<void> {
   const key = await svc.publishableKey();
-  const res = await svc.api('POST', '/v1/identify', { key, body: { userId, clickIds } });
+  // the customer's own address (read when TRUST_PROXY is on), not the machine a partner signed in from
+  const res = await svc.api('POST', '/v1/identify', { key, body: { userId, clickIds }, headers: { 'x-forwarded-for': '198.51.100.1' } });
   expect(res.status).toBeLessThan(300);
 }
 

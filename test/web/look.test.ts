@@ -61,7 +61,8 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   console.log(`look.test screenshots: ${SHOTS}`);
   receiver = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('receiver <b>down</b> for maintenance', { status: 500 }) });
-  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN, ...LOCAL_RECEIVERS }), launchBrowser()]);
+  // TRUST_PROXY: customers identify from their own address (chain.ts), not the one the partner signs in from
+  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN, ...LOCAL_RECEIVERS, TRUST_PROXY: '1' }), launchBrowser()]);
   campaignId = await campaign(svc, { name: 'Pro plan for teams, annual billing with the long-name discount', holdbackDays: 30, rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] });
   await campaign(svc, { name: 'Starter', rules: [{ eventType: 'signup', kind: 'flat', amount: '5' }] });
   adaId = await invitePartner(svc, { email: 'ada@example.com', name: LONG_NAME, campaignIds: [campaignId] });

@@ -7,7 +7,7 @@ import type { Rule } from '../../src/modules/campaigns/rules';
 import { describeRule } from '../../src/web/terms';
 import { buildDestination } from '../../src/web/portal/builder';
 import { describeSchedule, nextPayoutRun, payoutTermsText } from '../../src/web/portal/terms';
-import { campaign, clickStored } from '../support/chain';
+import { BROWSER_UA, campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { launchBrowser, screenshot } from './browser';
 
@@ -43,7 +43,7 @@ async function signIn(email: string): Promise<Page> {
 async function customer(partnerId: string, campaignId: string, userId: string, events: { type: string; amount?: number; currency?: string }[]) {
   const link = await svc.api('POST', '/v1/links', { body: { partnerId, campaignId } });
   expect(link.status).toBe(201);
-  const res = await fetch(`${svc.url}/r/${link.body.slug}`, { redirect: 'manual' });
+  const res = await fetch(`${svc.url}/r/${link.body.slug}`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
   const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
   await clickStored(svc, clickId);
   expect((await svc.api('POST', '/v1/identify', { key: await svc.publishableKey(), body: { userId, clickIds: [clickId] } })).status).toBe(200);

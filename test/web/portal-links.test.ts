@@ -4,7 +4,7 @@
 // database and bad input shows field errors.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
-import { campaign, clickStored } from '../support/chain';
+import { BROWSER_UA, campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { launchBrowser, screenshot } from './browser';
 
@@ -126,7 +126,7 @@ describe('link builder', () => {
     // two visits through ann-deep, one of which pays 100.00 USD
     const visits = [];
     for (let i = 0; i < 2; i++) {
-      const res = await fetch(`${svc.url}/r/ann-deep`, { redirect: 'manual' });
+      const res = await fetch(`${svc.url}/r/ann-deep`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
       visits.push(new URL(res.headers.get('location')!).searchParams.get('pp_click')!);
     }
     for (const id of visits) await clickStored(svc, id);

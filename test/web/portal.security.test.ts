@@ -2,7 +2,7 @@
 // token-less form posts, another partner's data, a revoked partner, and self-signup.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
-import { campaign, clickStored } from '../support/chain';
+import { BROWSER_UA, campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { invitePartner, launchBrowser, newPage, postForm, screenshot } from './browser';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   // mallory has a link, a click, a commission and a payout
   const link = await svc.api('POST', '/v1/links', { body: { partnerId: malloryId, campaignId, slug: 'mallory-link' } });
   expect(link.status).toBe(201);
-  const res = await fetch(`${svc.url}/r/mallory-link`, { redirect: 'manual' });
+  const res = await fetch(`${svc.url}/r/mallory-link`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
   const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
   await clickStored(svc, clickId);
   await svc.api('POST', '/v1/identify', { key: await svc.publishableKey(), body: { userId: 'u1', clickIds: [clickId] } });

@@ -2,7 +2,7 @@
 // with a custom slug, a referred customer's commission, approval and payout, all seen on the pages.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
-import { campaign, clickStored } from '../support/chain';
+import { BROWSER_UA, campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { invitePartner, launchBrowser, newPage, screenshot, signInThroughPortal } from './browser';
 
@@ -17,7 +17,8 @@ let partnerId: string;
 const EMAIL = 'ada@example.com';
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([startService(), launchBrowser()]);
+  // TRUST_PROXY: the customer identifies from its own address, not the one the partner signs in from
+  [svc, browser] = await Promise.all([startService({ TRUST_PROXY: '1' }), launchBrowser()]);
   campaignId = await campaign(svc, { name: 'Pro plan', rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] });
   partnerId = await invitePartner(svc, { email: EMAIL, name: 'Ada Partner', campaignIds: [campaignId] });
   ({ page } = await newPage(browser));
@@ -85,12 +86,12 @@ describe('partner portal, end to end', () => {
   });
 
   test('a visitor follows the link, is identified, pays: the commission shows on the portal', async () => {
-    const res = await fetch(`${svc.url}/r/ada-pro`, { redirect: 'manual', headers: { 'user-agent': 'visitor' } });
+    const res = await fetch(`${svc.url}/r/ada-pro`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
     expect(res.status).toBe(302);
     const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
     await clickStored(svc, clickId);
     const pk = await svc.publishableKey();
-    expect((await svc.api('POST', '/v1/identify', { key: pk, body: { userId: 'cust_1', clickIds: [clickId] } })).status).toBe(200);
+    expect((await svc.api('POST', '/v1/identify', { key: pk, body: { userId: 'cust_1', clickIds: [clickId] }, headers: { 'x-forwarded-for': '198.51.100.1' } })).status).toBe(200);
     const event = await svc.api('POST', '/v1/events', { body: { userId: 'cust_1', type: 'invoice_paid', amount: 4999, currency: 'USD' } });
     expect(event.status).toBe(201);
 

@@ -4,7 +4,7 @@
 // and marks it paid; the partner sees it paid. No API call but the visitor's and the app's own.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
-import { clickStored } from '../support/chain';
+import { BROWSER_UA, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { launchBrowser, newPage, screenshot } from './browser';
 
@@ -67,7 +67,7 @@ describe('the program, run from the browser', () => {
   });
 
   test('a visitor follows the link, is identified and pays; both dashboards show the commission', async () => {
-    const res = await fetch(`${svc.url}/r/lin-pro`, { redirect: 'manual', headers: { 'user-agent': 'visitor' } });
+    const res = await fetch(`${svc.url}/r/lin-pro`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
     expect(res.status).toBe(302);
     const clickId = new URL(res.headers.get('location')!).searchParams.get('pp_click')!;
     await clickStored(svc, clickId);

@@ -192,6 +192,7 @@ describe('test sends', () => {
       currency: 'USD',
       eventType: expect.any(String),
       eventValue: expect.any(Number),
+      flags: [],
     });
     expect(byType['commission.approved']).toEqual({ commissionId: id_('com'), partnerId: id_('ptn'), amount, currency: 'USD', approvedAt: expect.any(String) });
     expect(byType['commission.paid']).toEqual({ commissionId: id_('com'), payoutId: id_('pay'), partnerId: id_('ptn'), amount, currency: 'USD' });

@@ -105,13 +105,13 @@ export async function resolveAttribution(sql: Tx, input: { userId: string; occur
     };
   }
 
-  // newest first; the clicks of revoked partners do not count at all
+  // newest first; the clicks of revoked partners, bots and floods (uncredited_reason) do not count at all
   const clicks = await sql<{ id: string; partner_id: string; campaign_id: string; created_at: Date }[]>`
     select c.id, c.partner_id, c.campaign_id, c.created_at
     from identity_clicks ic
     join clicks c on c.id = ic.click_id
     join partners p on p.id = c.partner_id
-    where ic.user_id = ${userId} and c.created_at <= ${occurredAt} and p.revoked_at is null
+    where ic.user_id = ${userId} and c.created_at <= ${occurredAt} and p.revoked_at is null and c.uncredited_reason is null
     order by c.created_at desc, c.id desc
     limit ${MAX_TOUCHES}`;
   if (clicks.length === 0) return none('no_click', settings.model);

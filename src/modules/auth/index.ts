@@ -3,6 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { paginate, readPage } from '../../lib/http';
 import { consumeLink, requestMagicLink, SENT, signUp } from '../../workflows/sign-in';
+import { clientAddress } from '../links/address';
 import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
 import { authPlugin, readCookie } from './plugin';
 import {
@@ -102,8 +103,8 @@ export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
     )
     .get(
       '/auth/magic',
-      async ({ query }) => {
-        const outcome = await consumeLink(ctx, query.token ?? '');
+      async ({ query, request }) => {
+        const outcome = await consumeLink(ctx, query.token ?? '', clientAddress(request, ctx.config.trustProxy));
         switch (outcome.kind) {
           case 'invalid':
             return magicLinkPages.expired();

@@ -6,6 +6,7 @@ import { apportion, formatMinor, minorToNumber, multiply, toNumber, type Fractio
 import type { AttributionModel } from '../attribution/models';
 import type { ResolvedTouch } from '../attribution/service';
 import type { CommissionSnapshot, Rule } from '../campaigns/rules';
+import { assessCommissions } from '../fraud/service';
 import { enqueueEvent } from '../webhooks/outbox';
 import { evaluateRules, findRule, type EngineEvent } from './engine';
 
@@ -39,6 +40,8 @@ export async function accrueCommissions(
     touches: ResolvedTouch[];
     referralStartedAt: Date;
     defaultHoldbackDays: number;
+    /** What the fraud signals read (DESIGN.md "Fraud and review"). */
+    review: { source: string; customerEmail: string | null; customerId: string | null; reviewAbove: string | undefined };
   },
 ): Promise<AccruedTouch[]> {
   const { event, touches } = input;
@@ -125,13 +128,25 @@ export async function accrueCommissions(
     ];
   });
 
+  // flagged commissions wait for a person instead of the holdback job
+  const assessments = await assessCommissions(sql, {
+    userId: event.userId,
+    ...input.review,
+    candidates: commissions.map((c) => ({ partnerId: c.row.partner_id, amount: c.row.amount, currency: c.row.currency })),
+  });
+  const flagged = commissions.map((c, k) => ({
+    ...c.row,
+    flags: assessments[k]!.flags,
+    flag_evidence: sql.json(assessments[k]!.evidence as never),
+  }));
+
   const writes: Promise<unknown>[] = [
     sql`insert into attributions ${sql(attributions, 'id', 'event_id', 'user_id', 'click_id', 'code_id', 'partner_id', 'campaign_id', 'model', 'weight')}`,
   ];
   if (commissions.length > 0) {
-    const rows = commissions.map((c) => c.row);
+    const rows = flagged;
     writes.push(
-      sql`insert into commissions ${sql(rows, 'id', 'attribution_id', 'event_id', 'partner_id', 'campaign_id', 'user_id', 'amount', 'currency', 'event_type', 'event_value', 'holdback_days')}`,
+      sql`insert into commissions ${sql(rows, 'id', 'attribution_id', 'event_id', 'partner_id', 'campaign_id', 'user_id', 'amount', 'currency', 'event_type', 'event_value', 'holdback_days', 'flags', 'flag_evidence')}`,
       sql`insert into commission_transitions ${sql(
         rows.map((r) => ({ commission_id: r.id, from_status: null, to_status: 'accrued', actor: 'pipeline' })),
         'commission_id',
@@ -143,7 +158,7 @@ export async function accrueCommissions(
   }
 
   const eventValue = event.amount !== null && event.currency !== null ? minorToNumber(event.amount, event.currency) : 0;
-  const byTouch = new Map(commissions.map((c) => [c.index, c.row]));
+  const byTouch = new Map(commissions.map((c, k) => [c.index, flagged[k]!]));
   touches.forEach((t, i) => {
     const att = attributions[i]!;
     const com = byTouch.get(i);
@@ -176,6 +191,7 @@ export async function accrueCommissions(
           currency: com.currency,
           eventType: event.type,
           eventValue,
+          flags: com.flags,
         }),
       );
     }

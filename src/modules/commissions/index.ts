@@ -32,6 +32,7 @@ export function commissionRoutes(ctx: AppContext) {
           campaignId: query.campaignId,
           from: timeParam(query.from, 'from'),
           to: timeParam(query.to, 'to'),
+          flagged: query.flagged === undefined ? undefined : query.flagged === 'true',
         });
         const { items, nextCursor } = paginate(rows, page.limit);
         return { commissions: items, nextCursor };

@@ -175,6 +175,7 @@ export async function approveDueCommissions(sql: Sql, options: { actor?: string;
           select id from commissions
           where status = any(${TRANSITIONS.approve.from as unknown as string[]}::text[])
             and created_at + make_interval(days => holdback_days) <= now()
+            and flags = '{}' -- flagged ones wait for a person
           order by id
           limit ${batchSize}
           for update skip locked

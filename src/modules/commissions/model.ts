@@ -1,6 +1,7 @@
 // Request and response schemas of the commission routes (reading, approving, reversing).
 import { t } from 'elysia';
 import { errors, listOf, PageQuery, QueryEnum, Timestamp } from '../../lib/http';
+import { FLAGS } from '../fraud/signals';
 
 export const COMMISSION_STATUSES = ['accrued', 'approved', 'paid', 'reversed'] as const;
 
@@ -13,6 +14,7 @@ export const ListCommissionsQuery = t.Object({
   campaignId: t.Optional(IdText),
   from: t.Optional(t.String({ maxLength: 40, description: 'createdAt at or after (ISO 8601).' })),
   to: t.Optional(t.String({ maxLength: 40, description: 'createdAt before (ISO 8601).' })),
+  flagged: QueryEnum(['true', 'false'], { description: '`true`: only commissions with fraud flags; `false`: only those without.' }),
   ...PageQuery,
 });
 
@@ -46,6 +48,9 @@ export const CommissionRecord = t.Object({
   reversedAt: t.Nullable(Timestamp),
   reason: t.Nullable(t.String({ description: 'Why it was reversed.' })),
   payoutId: t.Nullable(t.String({ description: 'The payout that paid it.' })),
+  flags: t.Array(t.UnionEnum(FLAGS), {
+    description: 'Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand.',
+  }),
 });
 
 export const CommissionList = listOf('commissions', CommissionRecord);

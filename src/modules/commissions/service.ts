@@ -3,6 +3,7 @@ import type { Sql } from '../../db';
 import { notFound } from '../../lib/errors';
 import { formatMinor, minorToNumber } from '../../lib/money';
 import { iso } from '../../lib/time';
+import type { Flag } from '../fraud/signals';
 import { COMMISSION_STATUSES, type CommissionRecord } from './model';
 
 export { COMMISSION_STATUSES };
@@ -14,7 +15,7 @@ export type Commission = typeof CommissionRecord.static;
 /** The columns a CommissionRow holds, for `select ${sql(COMMISSION_COLUMNS)}`. */
 export const COMMISSION_COLUMNS = [
   'id', 'status', 'partner_id', 'campaign_id', 'attribution_id', 'event_id', 'user_id', 'amount', 'currency', 'event_type',
-  'event_value', 'holdback_days', 'created_at', 'approved_at', 'paid_at', 'reversed_at', 'reversal_reason', 'payout_id',
+  'event_value', 'holdback_days', 'created_at', 'approved_at', 'paid_at', 'reversed_at', 'reversal_reason', 'payout_id', 'flags',
 ] as const;
 
 export type CommissionRow = {
@@ -36,6 +37,7 @@ export type CommissionRow = {
   reversed_at: Date | null;
   reversal_reason: string | null;
   payout_id: string | null;
+  flags: Flag[];
 };
 
 export function toCommission(row: CommissionRow): Commission {
@@ -58,6 +60,7 @@ export function toCommission(row: CommissionRow): Commission {
     reversedAt: iso(row.reversed_at),
     reason: row.reversal_reason ?? null,
     payoutId: row.payout_id ?? null,
+    flags: row.flags ?? [],
   };
 }
 
@@ -69,6 +72,7 @@ export type CommissionFilter = {
   campaignId?: string;
   from?: Date;
   to?: Date;
+  flagged?: boolean;
 };
 
 /** Newest first; `from` is inclusive and `to` exclusive, both on createdAt. */
@@ -81,6 +85,7 @@ export async function listCommissions(sql: Sql, filter: CommissionFilter): Promi
       ${filter.campaignId ? sql`and campaign_id = ${filter.campaignId}` : sql``}
       ${filter.from ? sql`and created_at >= ${filter.from}` : sql``}
       ${filter.to ? sql`and created_at < ${filter.to}` : sql``}
+      ${filter.flagged === undefined ? sql`` : filter.flagged ? sql`and flags <> '{}'` : sql`and flags = '{}'`}
       ${filter.cursor ? sql`and id < ${filter.cursor}` : sql``}
     order by id desc
     limit ${filter.limit + 1}`;

@@ -47,6 +47,7 @@ export function eventRoutes(ctx: AppContext) {
           metadata: readMetadata(body.metadata),
           idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
           couponCode: body.couponCode,
+          customerEmail: body.customerEmail ?? null,
         });
         set.status = recorded.replayed ? 200 : 201;
         return eventBody(recorded.event);
@@ -81,6 +82,7 @@ export function eventRoutes(ctx: AppContext) {
           metadata: readMetadata(body.metadata),
           idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
           couponCode: body.couponCode,
+          customerEmail: body.customerEmail ?? null,
         });
         set.status = recorded.replayed ? 200 : 201;
         return { ok: true as const, eventId: recorded.event.id, attribution: recorded.attribution };

@@ -14,6 +14,17 @@ const CouponCode = t.String({
   description: 'The promotion code the customer used, if any. It wins over clicks for the user\'s first attributed event; unknown or archived codes fall back to clicks.',
   examples: ['PODCAST20'],
 });
+const CustomerEmail = t.Optional(
+  t.Nullable(
+    t.String({
+      minLength: 3,
+      maxLength: 320,
+      pattern: '^[^\\s@]+@[^\\s@]+$',
+      description: "The customer's email, compared with the partner's own (flag self_referral).",
+      examples: ['ann@example.com'],
+    }),
+  ),
+);
 // Checked in the handler (isMetadata): the app's body normalisation would turn a string into {"0": ...} for a t.Record.
 const Metadata = t.Unknown({ description: 'Object, free-form; commission rules can match on it.' });
 
@@ -27,6 +38,7 @@ export const CreateEventBody = t.Object(
     occurredAt: t.Optional(OccurredAt),
     metadata: t.Optional(Metadata),
     couponCode: t.Optional(CouponCode),
+    customerEmail: CustomerEmail,
   },
 );
 
@@ -39,6 +51,7 @@ export const TrackEventBody = t.Object(
     occurredAt: t.Optional(OccurredAt),
     metadata: t.Optional(Metadata),
     couponCode: t.Optional(CouponCode),
+    customerEmail: CustomerEmail,
   },
 );
 

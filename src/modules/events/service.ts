@@ -49,11 +49,20 @@ function storableJson(value: unknown): boolean {
 
 /** Field rules the schema cannot say: currency with amount, known currency, a real timestamp. */
 export function checkEventInput(
-  input: { userId: string; type: string; amount: bigint | null; currency: string | null; occurredAt?: string; metadata: Record<string, unknown> },
+  input: {
+    userId: string;
+    type: string;
+    amount: bigint | null;
+    currency: string | null;
+    occurredAt?: string;
+    metadata: Record<string, unknown>;
+    customerEmail?: string | null;
+  },
   amountField: string,
 ): Date | null {
   if (!storableText(input.userId)) throw invalidField('userId', UNSTORABLE);
   if (!storableText(input.type)) throw invalidField('type', UNSTORABLE);
+  if (input.customerEmail && !storableText(input.customerEmail)) throw invalidField('customerEmail', UNSTORABLE);
   if (!storableJson(input.metadata)) throw invalidField('metadata', UNSTORABLE);
   if (input.amount !== null && input.currency === null) throw invalidField('currency', `required when ${amountField} is set`);
   if (input.amount === null && input.currency !== null) throw invalidField(amountField, 'required when currency is set');

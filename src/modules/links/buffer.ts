@@ -15,6 +15,8 @@ export type ClickRow = {
   ip_hash: string | null;
   user_agent: string | null;
   referrer: string | null;
+  /** bot_click or click_flood: kept, never credited (DESIGN.md "Fraud and review"); null: it may earn. */
+  uncredited_reason: string | null;
   /** When the click was made, epoch milliseconds: how long it has waited (the stored created_at is the time in its id). */
   created_at: number;
 };
@@ -206,14 +208,14 @@ export class ClickBuffer {
     this.onWritten(rows.length, (performance.now() - started) / 1000);
   }
 
-  /** One multi-row insert: a column array each (7 parameters, however many rows), cheap to bind. */
+  /** One multi-row insert: a column array each (8 parameters, however many rows), cheap to bind. */
   private async insertRows(rows: ClickRow[]) {
     const col = <K extends keyof ClickRow>(key: K) => rows.map((r) => r[key]);
     await this.sql`
-      insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer)
+      insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason)
       select * from unnest(
         ${col('id')}::text[], ${col('link_id')}::text[], ${col('partner_id')}::text[], ${col('campaign_id')}::text[],
-        ${col('ip_hash')}::text[], ${col('user_agent')}::text[], ${col('referrer')}::text[])
+        ${col('ip_hash')}::text[], ${col('user_agent')}::text[], ${col('referrer')}::text[], ${col('uncredited_reason')}::text[])
       on conflict (id) do nothing`;
   }
 

@@ -78,7 +78,11 @@ export function linkRoutes(ctx: AppContext) {
     .options('/identify', preflight, { detail: { hide: true } })
     .post(
       '/identify',
-      ({ body }) => identify(ctx.sql, { userId: body.userId, clickIds: body.clickIds ?? [] }, (ids) => runtime().clicksWritten(ids)),
+      async ({ body, request }) => {
+        const ip = clientAddress(request, ctx.config.trustProxy);
+        const ipHash = ip ? await runtime().networkHash(ip) : null;
+        return identify(ctx.sql, { userId: body.userId, clickIds: body.clickIds ?? [], ipHash }, (ids) => runtime().clicksWritten(ids));
+      },
       {
         auth: { scope: 'events:write', publishable: true },
         body: IdentifyBody,

@@ -5,6 +5,7 @@
 import type { AppContext } from '../../context';
 import { sha256 } from '../../lib/crypto';
 import { idTime, newId } from '../../lib/ids';
+import { FloodCounter, networkHash, uncreditedReason } from '../fraud/signals';
 import { ClickBuffer } from './buffer';
 import { LinkCache, withQuery, type LinkTarget } from './cache';
 import { loadClickSalt, loadLinkTarget } from './service';
@@ -39,6 +40,8 @@ export type LinkRuntime = {
    * in the last RECENT_MS are waited for, for at most CLICK_WAIT_MS; never throws.
    */
   clicksWritten(clickIds: string[]): Promise<void>;
+  /** The salted hash of an address's network (identify, for self_referral). */
+  networkHash(ip: string): string | Promise<string>;
   /** The address to redirect to, with `extraQuery` (encoded) and pp_click appended. */
   location(target: LinkTarget, clickId: string | null, extraQuery?: string): string;
   /** Drops cache entries after a change this process made (the NOTIFY covers other replicas). */
@@ -84,6 +87,8 @@ function createRuntime(ctx: AppContext): LinkRuntime {
     ctx.metrics.observe('partnerd_click_flush_seconds', seconds);
   });
   ctx.metrics.gauge('partnerd_click_buffer_size', () => clicks.size);
+  // counted here, not in the database: the redirect makes no round trip for it (signals.ts)
+  const flood = new FloodCounter(ctx.config.fraudClicksPerIpHour);
 
   let salt: string | null = null;
   let saltLoading: Promise<string> | null = null;
@@ -149,14 +154,16 @@ function createRuntime(ctx: AppContext): LinkRuntime {
 
   const make = (target: LinkTarget, meta: ClickMeta, s: string): string => {
     const id = newId('click');
+    const userAgent = meta.userAgent ? meta.userAgent.slice(0, MAX_TEXT) : null;
     clicks.add({
       id,
       link_id: target.linkId,
       partner_id: target.partnerId,
       campaign_id: target.campaignId,
       ip_hash: meta.ip ? sha256(`${s}:${meta.ip}`) : null,
-      user_agent: meta.userAgent ? meta.userAgent.slice(0, MAX_TEXT) : null,
+      user_agent: userAgent,
       referrer: meta.referrer ? meta.referrer.slice(0, MAX_TEXT) : null,
+      uncredited_reason: uncreditedReason(flood, { linkId: target.linkId, ip: meta.ip, userAgent }),
       created_at: Date.now(),
     });
     return id;
@@ -176,6 +183,10 @@ function createRuntime(ctx: AppContext): LinkRuntime {
       return loadSalt().then((s) => acknowledge(make(target, meta, s)));
     },
     clicksWritten,
+    networkHash(ip) {
+      if (salt !== null) return networkHash(salt, ip);
+      return loadSalt().then((s) => networkHash(s, ip));
+    },
     location(target, clickId, extraQuery = '') {
       const click = clickId ? `pp_click=${clickId}` : '';
       const extra = extraQuery && click ? `${extraQuery}&${click}` : extraQuery || click;

@@ -3,6 +3,7 @@ import type { Sql, Tx } from '../../db';
 import { AppError, conflict, forbidden, invalidField, notFound } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
+import { recordIdentityNetwork } from '../fraud/service';
 import { destinationProblem, findCampaign, partnerHoldsCampaign } from '../campaigns/service';
 import { splitDestination, type LinkTarget } from './cache';
 import type { LinkRecord } from './model';
@@ -155,7 +156,7 @@ export async function loadLinkTarget(sql: Sql, slug: string): Promise<LinkTarget
 }
 
 /** The per-install secret mixed into IP hashes (made by migration 0005, never leaves the database). */
-export async function loadClickSalt(sql: Sql): Promise<string> {
+export async function loadClickSalt(sql: Tx): Promise<string> {
   const [row] = await sql<{ click_salt: string }[]>`select click_salt from settings`;
   return row!.click_salt;
 }
@@ -165,11 +166,12 @@ export async function loadClickSalt(sql: Sql): Promise<string> {
  * (attribution says no_click rather than no_identity). `clicksWritten` runs first: it makes sure
  * clicks still in a write buffer (of any replica) are in the database before the join is
  * committed, so an event sent after identify answers sees them. Click ids are not checked against
- * the clicks table: unknown ids are joined and simply never match a click.
+ * the clicks table: unknown ids are joined and simply never match a click. The caller's network
+ * (`ipHash`) is remembered for self_referral.
  */
 export async function identify(
   sql: Sql,
-  input: { userId: string; clickIds: string[] },
+  input: { userId: string; clickIds: string[]; ipHash?: string | null },
   clicksWritten: (clickIds: string[]) => Promise<void> = async () => undefined,
 ): Promise<{ userId: string; clickIds: string[] }> {
   const problems = input.clickIds
@@ -188,6 +190,7 @@ export async function identify(
         select ${input.userId}, unnest(${clickIds}::text[])
         on conflict do nothing`;
     }
+    if (input.ipHash) await recordIdentityNetwork(tx, input.userId, input.ipHash);
   });
   return { userId: input.userId, clickIds };
 }

@@ -1,5 +1,6 @@
 // The event types of SPEC section 6 that endpoints can subscribe to, and the schema of each payload.
 import { t, type Static, type TSchema } from 'elysia';
+import { FLAGS } from '../fraud/signals';
 
 export const EVENT_TYPES = [
   'attribution.created',
@@ -61,6 +62,9 @@ export const EVENT_DATA = {
     currency: Currency,
     eventType: t.String(),
     eventValue: t.Number(),
+    flags: t.Array(t.UnionEnum(FLAGS), {
+      description: 'Fraud signals raised at accrual; empty when clean. A flagged commission waits for a person (never approved by the holdback job).',
+    }),
   }),
   'commission.approved': t.Object({ commissionId: t.String(), partnerId: t.String(), amount: Amount, currency: Currency, approvedAt: Time }),
   'commission.paid': t.Object({ commissionId: t.String(), payoutId: Id('pay_01jd8x0000000000000000000a'), partnerId: t.String(), amount: Amount, currency: Currency }),

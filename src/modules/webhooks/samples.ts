@@ -36,6 +36,7 @@ export function samplePayload<E extends EventType>(type: E, now = new Date()): E
       currency: 'USD',
       eventType: 'invoice_paid',
       eventValue: 49.9,
+      flags: [],
     },
     'commission.approved': { commissionId, partnerId, amount: '9.98', currency: 'USD', approvedAt: at },
     'commission.paid': { commissionId, payoutId, partnerId, amount: '9.98', currency: 'USD' },

@@ -24,6 +24,7 @@ import { settingsRoutes } from './settings';
 import { webhookRoutes } from './webhooks';
 import { apiKeyRoutes } from './api-keys';
 import { codeRoutes } from './codes';
+import { reviewRoutes } from './review';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -86,6 +87,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(overviewRoutes(ctx, kit))
     .use(partnerRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
+    .use(reviewRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))
     .use(eventRoutes(ctx, kit))
     .use(campaignRoutes(ctx, kit))

@@ -19,6 +19,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin', label: 'Overview' },
   { href: '/admin/partners', label: 'Partners' },
   { href: '/admin/commissions', label: 'Commissions' },
+  { href: '/admin/review', label: 'Review' },
   { href: '/admin/payouts', label: 'Payouts' },
   { href: '/admin/events', label: 'Events' },
   { href: '/admin/campaigns', label: 'Campaigns' },

@@ -34,6 +34,8 @@ import {
   type ReferredCustomer,
 } from '../../modules/reports/partners';
 import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
+import { partnerFlagHistory } from '../../modules/fraud/review';
+import { PartnerFlags } from './review';
 import { csvResponse, csvStream } from '../../lib/csv';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CsrfInput, Field, formErrors, formList, schemaErrors, SelectField, type FormErrors } from '../forms';
@@ -185,7 +187,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
     const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
     const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
     const p = { limit: 50 };
-    const [counts, money, links, customers, commissions, payouts, names, live, codes] = await Promise.all([
+    const [counts, money, links, customers, commissions, payouts, names, live, codes, flags] = await Promise.all([
       partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
       partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
       linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
@@ -195,6 +197,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
       campaignNames(ctx),
       listCampaigns(ctx.sql, { limit: 500, archived: false }),
       loadCodes(ctx, { partnerId: partner.id }),
+      partnerFlagHistory(ctx.sql, partner.id),
     ]);
     const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
     return (
@@ -220,6 +223,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
         reason={input.reason}
         edit={input.edit}
         codes={codes}
+        flags={flags}
       />
     ) as string;
   }
@@ -436,14 +440,14 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
     )
     .get(
       `${LIST}/:id/revoke`,
-      ({ request, params }) =>
+      ({ request, params, query }) =>
         kit.page(request, async (page) => {
           const partner = await findPartner(ctx.sql, params.id);
           if (!partner) return render(<NotFoundPage page={page} what="partner" back={LIST} />, { status: 404 });
           if (partner.status === 'revoked') return seeOther(detailPath(partner.id));
-          return render(revokePage(page, partner));
+          return render(revokePage(page, partner, { reason: query.reason }));
         }),
-      { params: Params },
+      { params: Params, query: t.Object({ reason: t.Optional(t.String({ maxLength: 1000 })) }) },
     )
     .post(
       `${LIST}/:id/revoke`,
@@ -829,6 +833,7 @@ function PartnerDetailPage(props: {
   reason?: string;
   edit?: EditValues;
   codes: CodesData;
+  flags: Awaited<ReturnType<typeof partnerFlagHistory>>;
 }) {
   const p = props.partner;
   const path = detailPath(p.id);
@@ -1044,6 +1049,8 @@ function PartnerDetailPage(props: {
         )}
         <button type="submit">Save changes</button>
       </form>
+
+      <PartnerFlags partnerId={p.id} revoked={p.status === 'revoked'} history={props.flags} />
 
       <h2>Commissions</h2>
       <p>

@@ -118,9 +118,10 @@ export type PayoutOutlook = {
 };
 
 export function commissionNext(
-  c: { status: string; createdAt: string; holdbackDays: number; currency: string; paidAt: string | null; reason: string | null },
+  c: { status: string; createdAt: string; holdbackDays: number; currency: string; paidAt: string | null; reason: string | null; flags?: readonly string[] },
   outlook: PayoutOutlook,
 ): string {
+  if (c.status === 'accrued' && (c.flags?.length ?? 0) > 0) return 'Checked by the program before approval';
   switch (c.status) {
     case 'accrued':
       return `Approved on ${isoDay(new Date(Date.parse(c.createdAt) + c.holdbackDays * DAY_MS))} when the holdback ends`;
