@@ -1,5 +1,6 @@
 // Applies what a billing plugin made of a provider event: customer links, conversions through the
-// same pipeline as POST /v1/events, and reversals. Every step is idempotent on the provider's event
+// same pipeline as POST /v1/events, and money coming back (refunds in full or in part, chargebacks,
+// settled against the commissions of the conversion they name). Every step is idempotent on the provider's event
 // id, and a conversion also on its provider object (billing_conversions), so redeliveries, one
 // invoice under two event ids and out-of-order arrival never double or lose a commission.
 import type { BillingAction, BillingPlugin, ProviderEvent } from '../../plugins/billing';
