@@ -72,6 +72,22 @@ export function Field(props: {
   );
 }
 
+/** The code input of the admin and portal promotion-code forms: the API's rule, said once. */
+export function CodeField(props: { value?: string; error?: string }): JSX.Element {
+  return (
+    <Field
+      name="code"
+      label="Code"
+      value={props.value}
+      error={props.error}
+      hint="3-40 letters, digits, _ or -; unique ignoring case"
+      required
+      autocomplete="off"
+      placeholder="PODCAST20"
+    />
+  );
+}
+
 /** A labelled select with the same error display as Field. */
 export function SelectField(props: {
   name: string;

@@ -8,7 +8,7 @@ import { findCampaign, listCampaigns, updateCampaign } from '../../modules/campa
 import { codeStats, createCode, findCode, listCodes, setCodeArchived, type CodeStats, type PromotionCode, type Sums } from '../../modules/codes/service';
 import { codeSync } from '../../modules/codes/stripe';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
-import { CsrfInput, Field, formErrors, SelectField, type FormErrors } from '../forms';
+import { CodeField, CsrfInput, Field, formErrors, SelectField, type FormErrors } from '../forms';
 import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
@@ -230,16 +230,7 @@ function CodeForm(props: {
       <input type="hidden" name="from" value={props.from.kind} />
       <input type="hidden" name={onPartner ? 'partnerId' : 'campaignId'} value={props.from.id} />
       <div class="code-form-row">
-        <Field
-          name="code"
-          label="Code"
-          value={props.values?.code}
-          error={errors.code}
-          hint="3-40 letters, digits, _ or -; unique ignoring case"
-          required
-          autocomplete="off"
-          placeholder="PODCAST20"
-        />
+        <CodeField value={props.values?.code} error={errors.code} />
         <SelectField
           name={onPartner ? 'campaignId' : 'partnerId'}
           label={onPartner ? 'Campaign' : 'Partner'}

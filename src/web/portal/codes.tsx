@@ -1,7 +1,7 @@
 // The portal's promotion codes page: the partner's codes with their customers, conversions and
 // earnings, and a form to create one for a campaign it holds.
 import type { CodeStats, PromotionCode } from '../../modules/codes/service';
-import { CsrfInput, Field, SelectField, type FormErrors } from '../forms';
+import { CodeField, CsrfInput, SelectField, type FormErrors } from '../forms';
 import { Notice } from '../layout';
 import type { PartnerPage } from '../session';
 import { Badge, EmptyState, formatMoney, NumHead, Trunc } from '../ui';
@@ -83,16 +83,7 @@ export function CodesPage(props: {
           {errors._form ? <Notice kind="error" text={errors._form} /> : ''}
           <CsrfInput token={props.page.csrf} />
           <div class="code-form-row">
-            <Field
-              name="code"
-              label="Code"
-              value={props.values?.code}
-              error={errors.code}
-              hint="3-40 letters, digits, _ or -; unique ignoring case"
-              required
-              autocomplete="off"
-              placeholder="PODCAST20"
-            />
+            <CodeField value={props.values?.code} error={errors.code} />
             <SelectField
               name="campaignId"
               label="Campaign"
