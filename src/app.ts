@@ -83,10 +83,11 @@ export type App = ReturnType<typeof createApp>;
  */
 export function createFetch(ctx: AppContext, app: App) {
   const routeOf = routeTemplates(app);
+  const record = answerRecorder(ctx);
   return async function fetch(request: Request, server?: Server<unknown>): Promise<Response> {
     if (server) rememberServer(request, server);
     const started = performance.now();
-    const requestId = safeRequestId(request.headers.get('x-request-id')) ?? newId('event').slice(4);
+    const requestId = requestIdOf(request);
     requestIds.set(request, requestId);
     let response: Response;
     try {
@@ -96,21 +97,38 @@ export function createFetch(ctx: AppContext, app: App) {
       response = await errorAnswer(ctx, request, error.toBody(), error.status);
     }
     response.headers.set('x-request-id', requestId);
-    const seconds = (performance.now() - started) / 1000;
-    const url = new URL(request.url);
-    const route = routeOf(request.method, url.pathname);
-    addCorsHeaders(url.pathname, response);
-    const method = METHODS.has(request.method) ? request.method : 'OTHER';
-    ctx.metrics.inc('partnerd_http_requests_total', { method, route, status: String(response.status) });
-    ctx.metrics.observe('partnerd_http_request_duration_seconds', seconds, { method, route });
-    ctx.log.info('request', {
-      requestId,
-      method: request.method,
-      path: url.pathname,
-      status: response.status,
-      ms: Math.round(seconds * 10000) / 10,
-    });
+    const path = new URL(request.url).pathname;
+    addCorsHeaders(path, response);
+    record(request.method, routeOf(request.method, path), path, response.status, started, requestId);
     return response;
+  };
+}
+
+/** The caller's X-Request-Id when it is a sane token, else a new one. */
+export function requestIdOf(request: Request): string {
+  return safeRequestId(request.headers.get('x-request-id')) ?? newId('event').slice(4);
+}
+
+/**
+ * Counts an answer in the metrics and writes its access log line: every answer, whether Elysia or
+ * a route served ahead of it (the share link, src/server.ts) made it.
+ */
+export function answerRecorder(ctx: AppContext) {
+  // label objects are reused per method, route and status: building a series key is then a lookup
+  const labels = new Map<string, { counter: Record<string, string>; histogram: Record<string, string> }>();
+  return (rawMethod: string, route: string, path: string, status: number, started: number, requestId: string) => {
+    const seconds = (performance.now() - started) / 1000;
+    const method = METHODS.has(rawMethod) ? rawMethod : 'OTHER';
+    const key = `${method} ${status} ${route}`;
+    let series = labels.get(key);
+    if (!series) {
+      series = { counter: { method, route, status: String(status) }, histogram: { method, route } };
+      // routes are the app's own templates, so this stays small; the bound is only a safety net
+      if (labels.size < 10_000) labels.set(key, series);
+    }
+    ctx.metrics.inc('partnerd_http_requests_total', series.counter);
+    ctx.metrics.observe('partnerd_http_request_duration_seconds', seconds, series.histogram);
+    ctx.log.info('request', { requestId, method: rawMethod, path, status, ms: Math.round(seconds * 10000) / 10 });
   };
 }
 

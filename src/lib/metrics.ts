@@ -20,10 +20,18 @@ export function createMetrics(): Metrics {
   const counters = new Map<string, Map<string, number>>();
   const histograms = new Map<string, Map<string, { buckets: number[]; sum: number; count: number }>>();
   const gauges = new Map<string, () => number | Promise<number>>();
-  const key = (labels: Labels = {}) =>
+  const build = (labels: Labels) =>
     Object.entries(labels)
       .map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
       .join(',');
+  // hot paths pass the same (never mutated) labels object every time: its key is built once
+  const keys = new WeakMap<Labels, string>();
+  const key = (labels?: Labels) => {
+    if (!labels) return '';
+    let k = keys.get(labels);
+    if (k === undefined) keys.set(labels, (k = build(labels)));
+    return k;
+  };
   return {
     inc(name, labels, by = 1) {
       const series = counters.get(name) ?? new Map();
