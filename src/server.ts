@@ -2,13 +2,15 @@
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Sql } from './db';
-import { createApp, createFetch, MAX_BODY_BYTES } from './app';
+import type { BunRequest, Server } from 'bun';
+import { answerRecorder, createApp, createFetch, MAX_BODY_BYTES, requestIdOf } from './app';
 import type { Logger } from './lib/log';
 import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
 import { enabledBillingPlugins } from '../plugins';
 import { manualProvider } from './modules/payouts/provider';
 import { createDispatcher, type Dispatcher } from './modules/webhooks';
+import { shareLinkHandler } from './modules/links/redirect';
 import { stopLinkRuntime } from './modules/links/runtime';
 
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
@@ -31,11 +33,15 @@ export type RunningServer = {
  */
 export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   const app = createApp(ctx);
+  const shareLink = shareLinkRoute(ctx);
   const dispatcher = createDispatcher(ctx);
   void dispatcher.start();
   const server = Bun.serve({
     port: ctx.config.port,
     hostname,
+    // share links are the hot path: Bun's own router answers them without Elysia; everything else
+    // (other methods on /r/..., a trailing slash included) falls through to `fetch`
+    routes: { '/r/:slug': { GET: shareLink, HEAD: shareLink } },
     fetch: createFetch(ctx, app),
     // our own parser answers 413 at 1 MiB with a JSON error; this only stops absurd bodies early
     maxRequestBodySize: 16 * MAX_BODY_BYTES,
@@ -56,4 +62,34 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
       await stopLinkRuntime(ctx);
     },
   };
+}
+
+/**
+ * GET and HEAD /r/:slug ahead of Elysia, with what the fetch wrapper gives every answer: the
+ * request id header, the metrics (route `/r/:slug`) and the access log line. The handler catches
+ * its own lookup failure (a 503 page); anything else reaches Bun's `error` (a JSON 500), as a
+ * non-AppError thrown under Elysia does.
+ */
+function shareLinkRoute(ctx: AppContext) {
+  const shareLink = shareLinkHandler(ctx);
+  const record = answerRecorder(ctx);
+  const finish = (request: Request, started: number, requestId: string, response: Response) => {
+    record(request.method, '/r/:slug', pathOf(request.url), response.status, started, requestId);
+    return response;
+  };
+  return (request: BunRequest<'/r/:slug'>, server: Server<unknown>): Response | Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    // the handler puts the request id on every answer it makes
+    const response = shareLink(request, request.params.slug, { server, requestId });
+    if (response instanceof Promise) return response.then((r) => finish(request, started, requestId, r));
+    return finish(request, started, requestId, response);
+  };
+}
+
+/** The path of an absolute URL, without parsing all of it (the access log's `path`). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const query = url.indexOf('?', start);
+  return url.slice(start, query === -1 ? undefined : query);
 }

@@ -9,7 +9,8 @@ export function rememberServer(request: Request, server: Server<unknown>): void 
   servers.set(request, server);
 }
 
-export function clientAddress(request: Request, trustProxy: number): string | null {
+/** `server`: Bun's server object when the caller holds it (routes served ahead of Elysia do). */
+export function clientAddress(request: Request, trustProxy: number, server = servers.get(request)): string | null {
   if (trustProxy > 0) {
     const forwarded = request.headers.get('x-forwarded-for');
     if (forwarded) {
@@ -18,7 +19,7 @@ export function clientAddress(request: Request, trustProxy: number): string | nu
       if (hop) return hop.slice(0, 100);
     }
   }
-  const address = servers.get(request)?.requestIP(request)?.address;
+  const address = server?.requestIP(request)?.address;
   if (!address) return null;
   // a dual-stack socket shows IPv4 visitors as ::ffff:a.b.c.d; hash them as a.b.c.d
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;

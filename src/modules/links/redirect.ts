@@ -1,6 +1,7 @@
 // Public, unauthenticated paths: GET /r/:slug (the share link) and GET /client.js.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Server } from 'bun';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { clientAddress } from './address';
@@ -12,8 +13,11 @@ import { SLUG_PATTERN } from './service';
 const CLIENT_JS = readFileSync(join(import.meta.dir, 'client.js'), 'utf8');
 const CLIENT_ETAG = `"${Bun.hash(CLIENT_JS).toString(36)}"`;
 
-const notFoundPage = () =>
-  page('Link not found', '<h1>Link not found</h1><p>This share link does not exist. Check the address you were given.</p>', 404);
+const notFoundPage = (headers: Record<string, string>) =>
+  page('Link not found', '<h1>Link not found</h1><p>This share link does not exist. Check the address you were given.</p>', 404, headers);
+
+/** Served ahead of Elysia (src/server.ts): Bun's server (for the client address) and the request id. */
+export type ShareLinkVia = { server: Server<unknown>; requestId: string };
 
 /** The share link's own query (minus any pp_click), passed on to the destination. */
 function incomingQuery(url: string): string {
@@ -29,42 +33,50 @@ function incomingQuery(url: string): string {
 
 /**
  * The share-link answer: 302 with pp_click (click buffered), 302 without for a revoked partner,
- * or the 404 page. Synchronous when the link is cached, as it nearly always is.
+ * or the 404 page. Synchronous when the link is cached, as it nearly always is. Served ahead of
+ * Elysia by Bun's route table (src/server.ts, `via`: every answer then carries the request id),
+ * and by Elysia for the paths that table leaves to it (a trailing slash).
  */
 export function shareLinkHandler(ctx: AppContext) {
   const runtime = linkRuntime(ctx);
   const trustProxy = ctx.config.trustProxy;
 
-  const answer = (request: Request, target: LinkTarget | null): Response | Promise<Response> => {
-    if (!target) return notFoundPage();
-    const redirect = (clickId: string | null) =>
-      new Response(null, {
-        status: 302,
-        headers: { location: runtime.location(target, clickId, incomingQuery(request.url)), 'cache-control': 'private, no-store' },
-      });
+  const answer = (request: Request, target: LinkTarget | null, via: ShareLinkVia | undefined): Response | Promise<Response> => {
+    if (!target) return notFoundPage(idHeader(via));
+    const redirect = (clickId: string | null) => {
+      const location = runtime.location(target, clickId, incomingQuery(request.url));
+      // the headers in one literal: setting one more after the Response exists costs a lookup
+      const headers: Record<string, string> = via
+        ? { location, 'cache-control': 'private, no-store', 'x-request-id': via.requestId }
+        : { location, 'cache-control': 'private, no-store' };
+      return new Response(null, { status: 302, headers });
+    };
     const clickId = runtime.recordClick(target, {
-      ip: clientAddress(request, trustProxy),
+      ip: clientAddress(request, trustProxy, via?.server),
       userAgent: request.headers.get('user-agent'),
       referrer: request.headers.get('referer'),
     });
     return clickId instanceof Promise ? clickId.then(redirect) : redirect(clickId);
   };
 
-  return (request: Request, slug: string | null): Response | Promise<Response> => {
-    // Elysia hands over null when the path is not valid percent-encoding
-    if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) return notFoundPage();
+  return (request: Request, slug: string | null, via?: ShareLinkVia): Response | Promise<Response> => {
+    // Elysia hands over null when the path is not valid percent-encoding (Bun's router a string
+    // with replacement characters, which the pattern refuses too)
+    if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) return notFoundPage(idHeader(via));
     const target = runtime.cache.get(slug.toLowerCase());
-    if (!(target instanceof Promise)) return answer(request, target);
+    if (!(target instanceof Promise)) return answer(request, target, via);
     return target.then(
-      (t) => answer(request, t),
+      (t) => answer(request, t, via),
       (error) => {
         // a visitor, not an API client: a page, and the link works again once the database is back
         ctx.log.error('share link lookup failed', { slug, error });
-        return page('Try again shortly', '<h1>This link is unavailable for a moment</h1><p>Please try again in a minute.</p>', 503, { 'retry-after': '30' });
+        return page('Try again shortly', '<h1>This link is unavailable for a moment</h1><p>Please try again in a minute.</p>', 503, { 'retry-after': '30', ...idHeader(via) });
       },
     );
   };
 }
+
+const idHeader = (via: ShareLinkVia | undefined): Record<string, string> => (via ? { 'x-request-id': via.requestId } : {});
 
 export function redirectRoutes(ctx: AppContext) {
   const shareLink = shareLinkHandler(ctx);
