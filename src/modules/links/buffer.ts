@@ -208,14 +208,18 @@ export class ClickBuffer {
     this.onWritten(rows.length, (performance.now() - started) / 1000);
   }
 
-  /** One multi-row insert: a column array each (8 parameters, however many rows), cheap to bind. */
+  /**
+   * One multi-row insert from one JSON parameter: JSON.stringify is native and fast, where eight
+   * text arrays cost an escaping pass per value in the driver (the largest share of the
+   * redirect's CPU after the HTTP stack).
+   */
   private async insertRows(rows: ClickRow[]) {
-    const col = <K extends keyof ClickRow>(key: K) => rows.map((r) => r[key]);
+    const json = JSON.stringify(rows, CLICK_COLUMNS);
     await this.sql`
       insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason)
-      select * from unnest(
-        ${col('id')}::text[], ${col('link_id')}::text[], ${col('partner_id')}::text[], ${col('campaign_id')}::text[],
-        ${col('ip_hash')}::text[], ${col('user_agent')}::text[], ${col('referrer')}::text[], ${col('uncredited_reason')}::text[])
+      select id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason
+      from json_to_recordset(${json}::text::json) as r(
+        id text, link_id text, partner_id text, campaign_id text, ip_hash text, user_agent text, referrer text, uncredited_reason text)
       on conflict (id) do nothing`;
   }
 
@@ -254,6 +258,9 @@ export class ClickBuffer {
     }
   }
 }
+
+/** The columns written (created_at is the time in the id, derived by the database). */
+const CLICK_COLUMNS: (keyof ClickRow)[] = ['id', 'link_id', 'partner_id', 'campaign_id', 'ip_hash', 'user_agent', 'referrer', 'uncredited_reason'];
 
 function refusedForGood(error: unknown): boolean {
   const code = String((error as { code?: string }).code ?? '');
