@@ -1,5 +1,6 @@
 // Payout run benchmark: seeds N approved commissions over P partners (set-based SQL) in a fresh
-// database, then times one payout run and samples the process's memory while it runs.
+// database, measures the floor (one bare UPDATE of them all, rolled back), then times one payout
+// run, prints its ratio to the floor, and samples the process's memory while it runs.
 //
 //   bun run bench/payouts.ts                      # embedded PostgreSQL 18, 1,000,000 / 10,000
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun run bench/payouts.ts
@@ -43,6 +44,22 @@ try {
   await db.sql`vacuum analyze`;
   console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
+  // The floor, in the same run: the one write no payout can skip, every approved commission set to
+  // paid in a single bare UPDATE (its index entries included; no payout rows, transitions,
+  // envelopes or deliveries, no foreign key to check), rolled back, its dead rows vacuumed away.
+  t = performance.now();
+  await db.sql
+    .begin(async (tx) => {
+      await tx`update commissions set status = 'paid', paid_at = now() where status = 'approved'`;
+      throw new Error('floor: roll back');
+    })
+    .catch((error: Error) => {
+      if (error.message !== 'floor: roll back') throw error;
+    });
+  const floorSeconds = (performance.now() - t) / 1000;
+  await db.sql`vacuum analyze commissions`;
+  console.log(`floor (bare update of every commission, rolled back): ${floorSeconds.toFixed(1)} s`);
+
   const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'warn', MIN_PAYOUT: '0' });
   const ctx = createContext(config, db.sql, createLogger('warn'));
 
@@ -79,6 +96,8 @@ try {
         batchSize: batchSize ?? 'default',
         workers: workers ?? 'default',
         runSeconds: Number(seconds.toFixed(2)),
+        floorSeconds: Number(floorSeconds.toFixed(2)),
+        runOverFloor: Number((seconds / floorSeconds).toFixed(2)),
         payoutsCreated: made!.length,
         paid: check!.paid,
         envelopes: check!.envelopes,
