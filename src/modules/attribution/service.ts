@@ -150,3 +150,34 @@ export async function recordReferral(sql: Tx, input: { userId: string; model: At
   await sql`insert into referrals (user_id, model, started_at) values (${input.userId}, ${input.model}, ${input.startedAt})`;
   await sql`insert into referral_touches ${sql(rows, 'user_id', 'position', 'click_id', 'code_id', 'partner_id', 'campaign_id', 'weight_num', 'weight_den')}`;
 }
+
+/**
+ * recordReferral for many users at once (the batch intake): two statements whatever their number,
+ * the rows travelling as one JSON parameter so the statement text never changes.
+ */
+export async function recordReferrals(sql: Tx, referrals: { userId: string; model: AttributionModel; startedAt: Date; touches: ResolvedTouch[] }[]) {
+  if (referrals.length === 0) return;
+  const heads = referrals.map((r) => ({ user_id: r.userId, model: r.model, started_at: r.startedAt.toISOString() }));
+  const touches = referrals.flatMap((r) =>
+    r.touches.map((t) => ({
+      user_id: r.userId,
+      position: t.position,
+      click_id: t.clickId,
+      code_id: t.codeId,
+      partner_id: t.partnerId,
+      campaign_id: t.campaignId,
+      weight_num: Number(t.weight.num),
+      weight_den: Number(t.weight.den),
+    })),
+  );
+  await Promise.all([
+    sql`
+      insert into referrals (user_id, model, started_at)
+      select user_id, model, started_at from jsonb_to_recordset(${sql.json(heads)}) as r(user_id text, model text, started_at timestamptz)`,
+    sql`
+      insert into referral_touches (user_id, position, click_id, code_id, partner_id, campaign_id, weight_num, weight_den)
+      select user_id, position, click_id, code_id, partner_id, campaign_id, weight_num, weight_den
+      from jsonb_to_recordset(${sql.json(touches)})
+        as r(user_id text, position int, click_id text, code_id text, partner_id text, campaign_id text, weight_num bigint, weight_den bigint)`,
+  ]);
+}
