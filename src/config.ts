@@ -59,7 +59,7 @@ const EnvSchema = T.Object({
   EVENT_BATCH_MAX: T.String({ default: '200', pattern: '^[0-9]{1,4}$' }),
   /** Group commit: how long the first event of a batch waits for others, in milliseconds. */
   EVENT_BATCH_WAIT_MS: T.String({ default: '2', pattern: '^[0-9]{1,4}$' }),
-  /** Group commit: batch transactions one process runs at once (each holds a database connection). */
+  /** Group commit: batch transactions one process runs at once (lanes; a user's events always take the same one). */
   EVENT_BATCH_CONCURRENCY: T.String({ default: '4', pattern: '^[0-9]{1,3}$' }),
   /** Reverse proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
   TRUST_PROXY: T.String({ default: '0', pattern: '^[0-9]{1,2}$' }),
