@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import type { Transaction } from '../db';
 import { AppError } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
-import { recordReferrals, resolveAttribution } from '../modules/attribution/service';
+import { recordReferrals, resolveAttributions } from '../modules/attribution/service';
 import { normalizeEmail } from '../modules/fraud/signals';
 import { EVENT_COLUMNS, toEventRecord, type EventRow } from '../modules/events/service';
 import {
@@ -145,17 +145,16 @@ async function writeBatch(ctx: AppContext, sql: Transaction, items: PreparedEven
 }
 
 /**
- * Events of distinct users, written together: their attribution reads pipelined, the events and the
- * new referrals in one statement each, then each event's accrual (pipelined as well).
+ * Events of distinct users, written together: their attribution in a few set-based reads, the events
+ * and the new referrals in one statement each, then each event's accrual (its statements pipelined).
  */
 async function writeWave(ctx: AppContext, sql: Transaction, items: PreparedEvent[]): Promise<RecordedEvent[]> {
   const ids = items.map(() => newId('event'));
   // the default occurredAt is the event's createdAt: the time in its id
   const whens = items.map((p, k) => p.occurredAt ?? idTime(ids[k]!));
-  const resolutions = await Promise.all(
-    items.map(({ input }, k) =>
-      resolveAttribution(sql, { userId: input.userId, occurredAt: whens[k]!, couponCode: input.holdCode ? undefined : input.couponCode }),
-    ),
+  const resolutions = await resolveAttributions(
+    sql,
+    items.map(({ input }, k) => ({ userId: input.userId, occurredAt: whens[k]!, couponCode: input.holdCode ? undefined : input.couponCode })),
   );
   const rows = items.map(({ input, hash, customerEmail }, k) => ({
     id: ids[k],
