@@ -9,6 +9,7 @@ import { idTime, newId } from '../lib/ids';
 import { recordReferrals, resolveAttributions } from '../modules/attribution/service';
 import { normalizeEmail } from '../modules/fraud/signals';
 import { EVENT_COLUMNS, toEventRecord, type EventRow } from '../modules/events/service';
+import { withGatheredEnvelopes } from '../modules/webhooks/outbox';
 import {
   accrueEvent,
   EVENT_KEY_LOCK,
@@ -132,11 +133,15 @@ async function writeBatch(ctx: AppContext, sql: Transaction, items: PreparedEven
       outcomes[index] = { ok: true, recorded: { replayed: true, event: toEventRecord(row), attribution: await loadAttributionResult(sql, row) } };
     }),
   );
-  // a user's second event must see the referral and commissions of its first: one wave at a time
-  for (const wave of waves) {
-    const recorded = await writeWave(ctx, sql, wave.map((i) => items[i]!));
-    wave.forEach((index, k) => (outcomes[index] = { ok: true, recorded: recorded[k]! }));
-  }
+  // a user's second event must see the referral and commissions of its first: one wave at a time.
+  // The webhook envelopes of the whole batch are written together at the end (nothing in the
+  // batch reads them back).
+  await withGatheredEnvelopes(sql, async () => {
+    for (const wave of waves) {
+      const recorded = await writeWave(ctx, sql, wave.map((i) => items[i]!));
+      wave.forEach((index, k) => (outcomes[index] = { ok: true, recorded: recorded[k]! }));
+    }
+  });
   for (const [index, first] of sameAs) {
     const original = outcomes[first]!;
     outcomes[index] = original.ok ? { ok: true, recorded: { ...original.recorded, replayed: true } } : original;
