@@ -17,10 +17,14 @@ import {
   loadAttributionResult,
   prepareEvent,
   USER_LOCK,
+  type AttributionResult,
   type EventInput,
   type PreparedEvent,
   type RecordedEvent,
 } from './record-event';
+
+/** Events whose accruals go out pipelined together (see writeWave). */
+const ACCRUAL_SLICE = 32;
 
 /** What became of one event of a batch: recorded (or replayed), or its own error. */
 export type EventOutcome = { ok: true; recorded: RecordedEvent } | { ok: false; error: AppError };
@@ -198,8 +202,16 @@ async function writeWave(ctx: AppContext, sql: Transaction, items: PreparedEvent
       resolutions[k]!.newReferral ? [{ userId: input.userId, model: resolutions[k]!.model, startedAt: whens[k]!, touches: resolutions[k]!.touches }] : [],
     ),
   );
-  const attributions = items.map((prepared, k) => accrueEvent(ctx, sql, { id: ids[k]!, when: whens[k]!, prepared, resolution: resolutions[k]! }));
-  const [eventRows, , answers] = await Promise.all([inserted, referrals, Promise.all(attributions)]);
+  const [eventRows] = await Promise.all([inserted, referrals]);
+  // accruals a slice at a time: their statements are pipelined, but thousands queued at once on one
+  // socket cost more (the client copies its growing send buffer) than a few more round trips
+  const answers: AttributionResult[] = [];
+  for (let start = 0; start < items.length; start += ACCRUAL_SLICE) {
+    const slice = items.slice(start, start + ACCRUAL_SLICE);
+    answers.push(
+      ...(await Promise.all(slice.map((prepared, j) => accrueEvent(ctx, sql, { id: ids[start + j]!, when: whens[start + j]!, prepared, resolution: resolutions[start + j]! })))),
+    );
+  }
   const byId = new Map(eventRows.map((r) => [r.id, r]));
   return items.map((_, k) => ({ replayed: false, event: toEventRecord(byId.get(ids[k]!)!), attribution: answers[k]! }));
 }
