@@ -10,7 +10,7 @@ import { parseMajor } from '../../lib/money';
 import type { EventInput } from '../../workflows/record-event';
 import { recordEvents } from '../../workflows/record-events';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
-import { recordThroughGroupCommit } from './group-commit';
+import { recordThroughGroupCommit } from '../../workflows/group-commit';
 import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from './model';
 import { checkIdempotencyKey, listEvents, type EventRecord } from './service';
 
@@ -142,12 +142,11 @@ export function eventRoutes(ctx: AppContext) {
         });
         const valid = inputs.flatMap((input, index) => (input instanceof AppError ? [] : [{ index, input }]));
         const outcomes = await recordEvents(ctx, valid.map((v) => v.input));
-        const results: ({ error: ReturnType<AppError['toBody']> } | ReturnType<typeof eventBody>)[] = inputs.map((input) =>
-          input instanceof AppError ? { error: input.toBody() } : { error: { code: 'internal', message: 'internal error' } },
-        );
-        valid.forEach(({ index }, k) => {
-          const outcome = outcomes[k]!;
-          results[index] = outcome.ok ? eventBody(outcome.recorded.event) : { error: outcome.error.toBody() };
+        const outcomeOf = new Map(valid.map(({ index }, k) => [index, outcomes[k]!]));
+        const results = inputs.map((input, index) => {
+          if (input instanceof AppError) return { error: input.toBody() };
+          const outcome = outcomeOf.get(index)!;
+          return outcome.ok ? eventBody(outcome.recorded.event) : { error: outcome.error.toBody() };
         });
         return { results };
       },
