@@ -2,10 +2,10 @@
 // gathered for a few milliseconds and written by recordEvents in one transaction, so that many
 // events share one commit (one WAL flush) instead of paying one each. Each request is answered only
 // once its batch has committed.
-import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
-import type { EventInput } from '../../workflows/record-event';
-import { recordEvents, type EventOutcome } from '../../workflows/record-events';
+import type { AppContext } from '../context';
+import { AppError } from '../lib/errors';
+import type { EventInput } from './record-event';
+import { recordEvents, type EventOutcome } from './record-events';
 
 type Waiting = { input: EventInput; settle: (outcome: EventOutcome) => void };
 

@@ -1,5 +1,5 @@
 // Records many conversion events in ONE transaction (group commit, DESIGN.md "Batch ingest"): the HTTP
-// intake gathers concurrent requests into batches (modules/events/group-commit.ts) and
+// intake gathers concurrent requests into batches (group-commit.ts) and
 // POST /v1/events/batch sends its items here. Each event gets exactly what recordEvent gives it
 // (record-event.ts): same locks, same idempotency, same attribution and accrual, same outbox.
 import type { AppContext } from '../context';
