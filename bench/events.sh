@@ -87,5 +87,5 @@ BEGIN { show("POST /v1/events flat out", a); show("POST /v1/events/batch   ", b)
 echo "== rows"
 psql -tA "$DBURL" -c "select 'events ' || count(*) from events" -c "select 'commissions ' || count(*) from commissions" \
   -c "select 'non-accrued answers (should be 0): ' || count(*) from events e where not exists (select 1 from attributions a where a.event_id = e.id)"
-kill $SERVICE; wait $SERVICE 2>/dev/null || true
+kill $SERVICE 2>/dev/null || true; wait $SERVICE 2>/dev/null || true
 psql -q "$PGURL" -c "drop database if exists $DB" >/dev/null
