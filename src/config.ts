@@ -55,6 +55,12 @@ const EnvSchema = T.Object({
   PADDLE_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
   /** Lemon Squeezy webhook signing secret; mounts POST /webhooks/lemonsqueezy when set. */
   LEMONSQUEEZY_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
+  /** Group commit of POST /v1/events and /attribution/events: most events one transaction writes. 1: no grouping. */
+  EVENT_BATCH_MAX: T.String({ default: '200', pattern: '^[0-9]{1,4}$' }),
+  /** Group commit: how long the first event of a batch waits for others, in milliseconds. */
+  EVENT_BATCH_WAIT_MS: T.String({ default: '2', pattern: '^[0-9]{1,4}$' }),
+  /** Group commit: batch transactions one process runs at once (lanes; a user's events always take the same one). */
+  EVENT_BATCH_CONCURRENCY: T.String({ default: '4', pattern: '^[0-9]{1,3}$' }),
   /** Reverse proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
   TRUST_PROXY: T.String({ default: '0', pattern: '^[0-9]{1,2}$' }),
   /** Stripe API address; unset is Stripe's own. For stripe-mock or a test double. */
@@ -94,6 +100,7 @@ export type Config = {
   paddleWebhookSecret: string | undefined;
   lemonSqueezyWebhookSecret: string | undefined;
   trustProxy: number;
+  eventBatch: { maxSize: number; maxWaitMs: number; concurrency: number };
   stripeApiUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 };
@@ -162,6 +169,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     paddleWebhookSecret: env.PADDLE_WEBHOOK_SECRET,
     lemonSqueezyWebhookSecret: env.LEMONSQUEEZY_WEBHOOK_SECRET,
     trustProxy: Number(env.TRUST_PROXY),
+    eventBatch: {
+      maxSize: Math.min(1000, Math.max(1, Number(env.EVENT_BATCH_MAX))),
+      maxWaitMs: Number(env.EVENT_BATCH_WAIT_MS),
+      concurrency: Math.max(1, Number(env.EVENT_BATCH_CONCURRENCY)),
+    },
     stripeApiUrl: env.STRIPE_API_URL,
     logLevel: env.LOG_LEVEL,
   };

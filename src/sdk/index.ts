@@ -51,6 +51,11 @@ export type Metadata = Record<string, unknown>;
 export type EventInput = Omit<Body<'/v1/events', 'post'>, 'occurredAt'> & { occurredAt?: string | Date };
 export type Event = Answer<'/v1/events', 'post', 201>;
 export type EventList = Answer<'/v1/events', 'get', 200>;
+/** One event of events.batch: an EventInput plus its own idempotencyKey. */
+export type BatchEventInput = EventInput & { idempotencyKey?: string };
+/** The answer of events.batch: one result per event, in order: the event, or `{error}` for that event alone. */
+export type BatchResults = Answer<'/v1/events/batch', 'post', 200>;
+export type BatchResult = BatchResults['results'][number];
 
 /** The event of POST /attribution/events: `value` in MAJOR units (19.99 = $19.99). */
 export type TrackInput = Omit<Body<'/v1/attribution/events', 'post'>, 'occurredAt'> & { occurredAt?: string | Date };
@@ -107,6 +112,12 @@ export class Partnerd {
     /** Records a conversion event (amount in minor units). A repeated idempotencyKey answers the original event. */
     create: (input: EventInput, options: RequestOptions = {}) => this.#request<Event>('POST', '/v1/events', { body: withTime(input), ...options }),
     list: (page: Page = {}) => this.#request<EventList>('GET', '/v1/events', { query: page }),
+    /**
+     * Records 1-1,000 events in one call (backfills, migrations). One bad event does not fail the
+     * call: its result is `{error: {code, message, details}}`; check each result.
+     */
+    batch: (events: BatchEventInput[]) =>
+      this.#request<BatchResults>('POST', '/v1/events/batch', { body: { events: events.map((e) => withTime(e)) } }),
   };
 
   readonly attribution = {

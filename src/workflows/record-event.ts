@@ -7,7 +7,7 @@ import type { Transaction, Tx } from '../db';
 import { sha256 } from '../lib/crypto';
 import { conflict, invalidField } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
-import { recordReferral, resolveAttribution } from '../modules/attribution/service';
+import { recordReferral, resolveAttribution, type Resolution } from '../modules/attribution/service';
 import { accrueCommissions } from '../modules/commissions/accrual';
 import { normalizeEmail } from '../modules/fraud/signals';
 import type { AttributionResult as AttributionAnswer } from '../modules/events/model';
@@ -74,32 +74,42 @@ function requestHash(input: EventInput, occurredAt: Date | null): string {
   );
 }
 
+/** An input that passed the checks no database is needed for, with what its rows are written from. */
+export type PreparedEvent = { input: EventInput; occurredAt: Date | null; hash: string; customerEmail: string | null };
+
+/** The checks of one event that need no database (a bad input throws its 400 here). */
+export function prepareEvent(input: EventInput): PreparedEvent {
+  const occurredAt = checkEventInput(input, input.source === 'api' ? 'amount' : 'value');
+  if (input.couponCode !== undefined && (input.couponCode.includes('\0') || !input.couponCode.isWellFormed())) {
+    throw invalidField('couponCode', 'must not contain NUL characters or unpaired surrogates');
+  }
+  return { input, occurredAt, hash: requestHash(input, occurredAt), customerEmail: input.customerEmail?.trim() || null };
+}
+
 /**
  * Records an event and runs attribution and accrual in ONE transaction (the caller's `tx` when
  * given: a billing conversion commits with its dedupe row). With an idempotency key, a
  * transaction-scoped advisory lock on the key serialises concurrent duplicates: the first records,
  * the others find its row once it commits and answer it (or 409 on another body).
+ *
+ * The HTTP intake goes through recordEvents (record-events.ts), which commits many events at once;
+ * this one-event path is the billing plugins'.
  */
 export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Transaction): Promise<RecordedEvent> {
-  const occurredAt = checkEventInput(input, input.source === 'api' ? 'amount' : 'value');
-  if (input.couponCode !== undefined && (input.couponCode.includes('\0') || !input.couponCode.isWellFormed())) {
-    throw invalidField('couponCode', 'must not contain NUL characters or unpaired surrogates');
-  }
-  const hash = requestHash(input, occurredAt);
-  const customerEmail = input.customerEmail?.trim() || null;
+  const { occurredAt, hash, customerEmail } = prepareEvent(input);
   const inTransaction = (body: (sql: Transaction) => Promise<RecordedEvent>) => (tx ? body(tx) : ctx.sql.begin(body));
   return inTransaction(async (sql) => {
     if (input.idempotencyKey !== undefined) {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:event-key:' + input.idempotencyKey}, 0))`;
+      await sql`select pg_advisory_xact_lock(hashtextextended(${EVENT_KEY_LOCK + input.idempotencyKey}, 0))`;
       const [existing] = await sql<(EventRow & { request_hash: string })[]>`
         select ${sql([...EVENT_COLUMNS, 'request_hash'])} from events where idempotency_key = ${input.idempotencyKey}`;
       if (existing) {
-        if (existing.request_hash !== hash) throw conflict('Idempotency-Key was already used with a different request body');
+        if (existing.request_hash !== hash) throw keyConflict();
         return { replayed: true, event: toEventRecord(existing), attribution: await loadAttributionResult(sql, existing) };
       }
     }
     // one user at a time: their first attributed event creates the referral, and maxOccurrences counts
-    await sql`select pg_advisory_xact_lock(hashtextextended(${'partnerd:user:' + input.userId}, 0))`;
+    await sql`select pg_advisory_xact_lock(hashtextextended(${USER_LOCK + input.userId}, 0))`;
     const id = newId('event');
     // the default occurredAt is the event's createdAt: the time in its id
     const when = occurredAt ?? idTime(id);
@@ -115,27 +125,44 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
     if (resolution.newReferral) {
       await recordReferral(sql, { userId: input.userId, model: resolution.model, startedAt: when, touches: resolution.touches });
     }
-    const touches =
-      resolution.status === 'attributed'
-        ? await accrueCommissions(sql, {
-            event: { id, userId: input.userId, type: input.type, amount: input.amount, currency: input.currency, occurredAt: when, metadata: input.metadata },
-            model: resolution.model,
-            touches: resolution.touches,
-            referralStartedAt: resolution.referralStartedAt!,
-            defaultHoldbackDays: ctx.config.holdbackDays,
-            review: { source: input.source, customerEmail, customerId: input.customerId ?? null, reviewAbove: ctx.config.reviewAbove },
-          })
-        : [];
-    return {
-      replayed: false,
-      event: toEventRecord(row!),
-      attribution: { status: resolution.status, model: resolution.model, touches: touches.map(({ campaignId: _c, ...t }) => t) },
-    };
+    const attribution = await accrueEvent(ctx, sql, { id, when, prepared: { input, customerEmail }, resolution });
+    return { replayed: false, event: toEventRecord(row!), attribution };
   });
 }
 
+/** Advisory lock names: one per idempotency key, one per user (the batch path takes the same). */
+export const EVENT_KEY_LOCK = 'partnerd:event-key:';
+export const USER_LOCK = 'partnerd:user:';
+
+export const keyConflict = () => conflict('Idempotency-Key was already used with a different request body');
+
+/**
+ * Step 4 for one recorded event: its attributions and commissions (accrueCommissions), answered as
+ * the attribution result. Shared by the one-event and the batch paths.
+ */
+export async function accrueEvent(
+  ctx: AppContext,
+  sql: Tx,
+  e: { id: string; when: Date; prepared: Pick<PreparedEvent, 'input' | 'customerEmail'>; resolution: Resolution },
+): Promise<AttributionResult> {
+  const { input, customerEmail } = e.prepared;
+  const { resolution } = e;
+  const touches =
+    resolution.status === 'attributed'
+      ? await accrueCommissions(sql, {
+          event: { id: e.id, userId: input.userId, type: input.type, amount: input.amount, currency: input.currency, occurredAt: e.when, metadata: input.metadata },
+          model: resolution.model,
+          touches: resolution.touches,
+          referralStartedAt: resolution.referralStartedAt!,
+          defaultHoldbackDays: ctx.config.holdbackDays,
+          review: { source: input.source, customerEmail, customerId: input.customerId ?? null, reviewAbove: ctx.config.reviewAbove },
+        })
+      : [];
+  return { status: resolution.status, model: resolution.model, touches: touches.map(({ campaignId: _c, ...t }) => t) };
+}
+
 /** The attribution result of an event already recorded (for idempotent replays). */
-async function loadAttributionResult(sql: Tx, event: EventRow): Promise<AttributionResult> {
+export async function loadAttributionResult(sql: Tx, event: EventRow): Promise<AttributionResult> {
   const rows = await sql<{ id: string; click_id: string | null; coupon_code: string | null; partner_id: string; weight: number; commission_id: string | null }[]>`
     select a.id, a.click_id, pc.code as coupon_code, a.partner_id, a.weight, c.id as commission_id
     from attributions a left join commissions c on c.attribution_id = a.id left join promotion_codes pc on pc.id = a.code_id

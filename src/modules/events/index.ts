@@ -1,13 +1,17 @@
 // Event routes of SPEC section 4: POST /v1/events (minor units), POST /attribution/events
-// (major units, answers the attribution result), GET /v1/events.
+// (major units, answers the attribution result), GET /v1/events; and POST /v1/events/batch
+// (DESIGN.md "Batch ingest"). The two one-event routes go through the group commit.
+import { Value } from '@sinclair/typebox/value';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
-import { invalidField } from '../../lib/errors';
+import { AppError, invalidField } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { parseMajor } from '../../lib/money';
-import { recordEvent } from '../../workflows/record-event';
+import type { EventInput } from '../../workflows/record-event';
+import { recordEvents } from '../../workflows/record-events';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
-import { CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from './model';
+import { recordThroughGroupCommit } from '../../workflows/group-commit';
+import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from './model';
 import { checkIdempotencyKey, listEvents, type EventRecord } from './service';
 
 const eventBody = (e: EventRecord) => ({
@@ -31,13 +35,40 @@ function readMetadata(value: unknown): Record<string, unknown> {
   return value;
 }
 
+/**
+ * One item of a batch as an EventInput, or the 400 it earns on its own: the same checks as the
+ * body of POST /v1/events, fields named as there.
+ */
+function readBatchItem(item: unknown): EventInput {
+  if (!Value.Check(BatchEventItem, item)) {
+    const details: { field: string; message: string }[] = [];
+    for (const e of Value.Errors(BatchEventItem, item)) {
+      const field = e.path.replace(/^\//, '').replace(/\//g, '.') || '(event)';
+      if (!details.some((d) => d.field === field)) details.push({ field, message: e.message });
+    }
+    throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  }
+  return {
+    source: 'api',
+    userId: item.userId,
+    type: item.type,
+    amount: item.amount === undefined ? null : BigInt(item.amount),
+    currency: item.currency ?? null,
+    occurredAt: item.occurredAt,
+    metadata: readMetadata(item.metadata),
+    idempotencyKey: item.idempotencyKey === undefined ? undefined : checkIdempotencyKey(item.idempotencyKey),
+    couponCode: item.couponCode,
+    customerEmail: item.customerEmail ?? null,
+  };
+}
+
 export function eventRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Events'] })
     .use(authPlugin(ctx))
     .post(
       '/events',
       async ({ body, headers, set }) => {
-        const recorded = await recordEvent(ctx, {
+        const recorded = await recordThroughGroupCommit(ctx, {
           source: 'api',
           userId: body.userId,
           type: body.type,
@@ -72,7 +103,7 @@ export function eventRoutes(ctx: AppContext) {
           if (currency === null) throw invalidField('currency', 'required when value is set');
           amount = parseMajor(body.value, currency, 'value');
         }
-        const recorded = await recordEvent(ctx, {
+        const recorded = await recordThroughGroupCommit(ctx, {
           source: 'attribution',
           userId: body.userId,
           type: body.type,
@@ -95,6 +126,40 @@ export function eventRoutes(ctx: AppContext) {
         detail: {
           summary: 'Record a conversion event (major units) and answer its attribution',
           description: 'Optional `Idempotency-Key` header, as on POST /v1/events: a repeat answers the original result (200).',
+        },
+      },
+    )
+    .post(
+      '/events/batch',
+      async ({ body }) => {
+        const inputs: (EventInput | AppError)[] = body.events.map((item) => {
+          try {
+            return readBatchItem(item);
+          } catch (error) {
+            if (error instanceof AppError) return error;
+            throw error;
+          }
+        });
+        const valid = inputs.flatMap((input, index) => (input instanceof AppError ? [] : [{ index, input }]));
+        const outcomes = await recordEvents(ctx, valid.map((v) => v.input));
+        const outcomeOf = new Map(valid.map(({ index }, k) => [index, outcomes[k]!]));
+        const results = inputs.map((input, index) => {
+          if (input instanceof AppError) return { error: input.toBody() };
+          const outcome = outcomeOf.get(index)!;
+          return outcome.ok ? eventBody(outcome.recorded.event) : { error: outcome.error.toBody() };
+        });
+        return { results };
+      },
+      {
+        auth: 'events:write',
+        body: BatchEventsBody,
+        response: EventResponses.batch,
+        detail: {
+          summary: 'Record up to 1,000 conversion events at once',
+          description:
+            'Each item is shaped like the body of POST /v1/events, plus an optional `idempotencyKey` (as the header of POST /v1/events: a repeat answers the original event and records nothing; another body under the same key is that item\'s 409). ' +
+            'The answer has one result per item, in order: the event, or `{error: {code, message, details}}` for that item alone. One bad item never rejects the others. ' +
+            'The events are written together in one transaction (for backfills and migrations; see docs/migrating.md).',
         },
       },
     )

@@ -1,6 +1,6 @@
 // Request schemas of the event intake: the /v1 form (minor units) and the attribution form (major units).
 import { t } from 'elysia';
-import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
+import { ErrorResponse, errors, listOf, PageQuery, Timestamp } from '../../lib/http';
 import { ATTRIBUTION_STATUSES, MODELS } from '../attribution/models';
 
 const UserId = t.String({ minLength: 1, maxLength: 255, description: 'The id the browser client passed to identify.' });
@@ -54,6 +54,31 @@ export const TrackEventBody = t.Object(
     customerEmail: CustomerEmail,
   },
 );
+
+/** The most events one POST /v1/events/batch takes. */
+export const MAX_BATCH_EVENTS = 1000;
+
+/** One item of POST /v1/events/batch: the body of POST /v1/events plus its Idempotency-Key. */
+export const BatchEventItem = t.Object({
+  ...CreateEventBody.properties,
+  idempotencyKey: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'As the Idempotency-Key header of POST /v1/events (1-255 visible ASCII characters): a repeat answers the original event.',
+      examples: ['order-1042'],
+    }),
+  ),
+});
+
+// Items are checked one by one in the handler (BatchEventItem), so that one bad item fails alone.
+export const BatchEventsBody = t.Object({
+  events: t.Array(t.Unknown({ description: 'An event: see BatchEventItem.' }), {
+    minItems: 1,
+    maxItems: MAX_BATCH_EVENTS,
+    description: `1-${MAX_BATCH_EVENTS} events, each shaped like the body of POST /v1/events plus an optional idempotencyKey.`,
+  }),
+});
 
 export const ListEventsQuery = t.Object({ ...PageQuery });
 
@@ -126,7 +151,15 @@ export const AttributionResult = t.Object({
   }),
 });
 
+/** One result of a batch: the event as POST /v1/events answers it, or that item's own error. */
+export const BatchResult = t.Union([EventRecord, t.Object({ error: ErrorResponse })]);
+
+export const BatchAnswer = t.Object({
+  results: t.Array(BatchResult, { description: 'One per item, in the order sent.' }),
+});
+
 export const EventResponses = {
+  batch: { 200: BatchAnswer, ...errors(400, 401, 403, 413) },
   create: { 201: EventRecord, 200: EventRecord, ...errors(400, 401, 403, 409, 413) },
   track: { 201: AttributionResult, 200: AttributionResult, ...errors(400, 401, 403, 409, 413) },
   list: { 200: EventList, ...errors(400, 401, 403) },
