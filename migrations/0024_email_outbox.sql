@@ -6,7 +6,9 @@ alter table settings
   add column program_name  text not null default 'Partner program',
   add column logo_url      text,
   add column brand_color   text check (brand_color ~ '^#[0-9a-f]{6}$'),
-  add column support_email text;
+  add column support_email text,
+  -- HMAC key of the unsubscribe links (random per installation, shared by every replica)
+  add column mail_secret   text not null default replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
 
 -- Which emails a partner receives; a missing key means the default (true).
 alter table partners add column notifications jsonb not null default '{}';
