@@ -23,7 +23,8 @@ create table email_outbox (
   partner_id       text references partners (id) on delete cascade,
   -- at most one email per key (the monthly statement of a month, one failing streak of an endpoint)
   dedupe_key       text unique,
-  status           text not null default 'pending' check (status in ('pending', 'sent', 'failed')),
+  -- skipped: the partner turned this kind off after it was written
+  status           text not null default 'pending' check (status in ('pending', 'sent', 'failed', 'skipped')),
   attempts         integer not null default 0,
   next_attempt_at  timestamptz not null default now(),
   lease_until      timestamptz,
