@@ -27,8 +27,8 @@ const EnvSchema = T.Object({
   MAIL_TIMEOUT_MS: T.String({ default: '30000', pattern: '^[0-9]{1,7}$' }),
   /** When partners' monthly statements are written (cron expression, UTC; once per partner per month). */
   STATEMENT_CRON: T.String({ default: '0 8 1 * *' }),
-  /** `open` lets partners sign themselves up; `closed` (default) does not. */
-  PARTNER_SIGNUP: T.Union([T.Literal('open'), T.Literal('closed')], { default: 'closed' }),
+  /** `open` lets partners sign themselves up; `review` takes applications an admin approves; `closed` (default) neither. */
+  PARTNER_SIGNUP: T.Union([T.Literal('open'), T.Literal('closed'), T.Literal('review')], { default: 'closed' }),
   /** Days a commission is held before automatic approval, when its campaign says nothing. */
   HOLDBACK_DAYS: T.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
   /** When the holdback approval job runs (cron expression, UTC). */
@@ -83,7 +83,7 @@ export type Config = {
   mailFrom: string;
   mailTimeoutMs: number;
   statementCron: string;
-  partnerSignup: 'open' | 'closed';
+  partnerSignup: 'open' | 'closed' | 'review';
   holdbackDays: number;
   approvalCron: string;
   payoutCron: string;

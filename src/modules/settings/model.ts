@@ -11,7 +11,11 @@ export const UpdateSettingsBody = t.Object(
   {
     attributionModel: t.Optional(Model),
     attributionWindowDays: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })),
-    partnerSignup: t.Optional(t.Union([t.Literal('open'), t.Literal('closed'), t.Null()], { description: 'null: follow PARTNER_SIGNUP.' })),
+    partnerSignup: t.Optional(
+      t.Union([t.Literal('open'), t.Literal('closed'), t.Literal('review'), t.Null()], {
+        description: 'open: partners sign themselves up; review: self-signups wait as applications an admin approves; null: follow PARTNER_SIGNUP.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -23,7 +27,7 @@ export const StoredSettings = t.Object({
   attributionModel: Model,
   // TypeBox's integer: Elysia's t.Integer also admits numeric strings (a request coercion)
   attributionWindowDays: Type.Integer({ minimum: 1, maximum: 3650, description: 'Clicks older than this many days do not count.' }),
-  partnerSignup: t.Union([t.Literal('open'), t.Literal('closed'), t.Null()], { description: 'null: PARTNER_SIGNUP applies.' }),
+  partnerSignup: t.Union([t.Literal('open'), t.Literal('closed'), t.Literal('review'), t.Null()], { description: 'null: PARTNER_SIGNUP applies.' }),
   updatedAt: Timestamp,
 });
 
@@ -31,7 +35,7 @@ export const StoredSettings = t.Object({
 export const SettingsRecord = t.Composite([
   StoredSettings,
   t.Object({
-    partnerSignupEffective: t.Union([t.Literal('open'), t.Literal('closed')], { description: 'What applies now: partnerSignup, or PARTNER_SIGNUP when it is null.' }),
+    partnerSignupEffective: t.Union([t.Literal('open'), t.Literal('closed'), t.Literal('review')], { description: 'What applies now: partnerSignup, or PARTNER_SIGNUP when it is null.' }),
   }),
 ]);
 
