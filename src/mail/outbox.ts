@@ -37,16 +37,10 @@ export async function enqueueEmail(sql: Tx, input: EmailInput): Promise<string |
   return id;
 }
 
-/** One email per address in ADMIN_EMAILS (dedupeKey, when given, is made per address). */
-export async function enqueueAdminEmail(
-  sql: Tx,
-  adminEmails: string[],
-  input: Omit<EmailInput, 'to' | 'partnerId' | 'notification'>,
-): Promise<number> {
-  let written = 0;
-  for (const to of adminEmails) {
-    const id = await enqueueEmail(sql, { ...input, to, dedupeKey: input.dedupeKey && `${input.dedupeKey}:${to}` });
-    if (id) written++;
-  }
-  return written;
+/** The address of an email to every ADMIN_EMAILS address (as configured when it is sent). */
+export const ADMINS = '@admins';
+
+/** One email to each address in ADMIN_EMAILS; answers its id, or null when dedupeKey was used before. */
+export async function enqueueAdminEmail(sql: Tx, input: Omit<EmailInput, 'to' | 'partnerId' | 'notification'>): Promise<string | null> {
+  return enqueueEmail(sql, { ...input, to: ADMINS });
 }

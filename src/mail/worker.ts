@@ -9,7 +9,7 @@ import type { Sql } from '../db';
 import type { Mailer } from './index';
 import { loadBrand, type MailSettings } from './brand';
 import { composeEmail, messageIdOf, toMessage } from './compose';
-import { EMAIL_CHANNEL } from './outbox';
+import { ADMINS, EMAIL_CHANNEL } from './outbox';
 import { templateOf } from './registry';
 
 /** Waits after the 1st, 2nd, ... failed attempt; after the last one the email is given up (failed). */
@@ -53,6 +53,23 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
   let again = false;
   let poller: ReturnType<typeof setInterval> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
+
+  /** Turns each due email to the admins into one row per ADMIN_EMAILS address (sent like any other). */
+  async function fanOut(): Promise<void> {
+    await sql`
+      with due as (
+        select id from email_outbox
+        where to_address = ${ADMINS} and status = 'pending'
+        order by id limit 100
+        for update skip locked
+      ), gone as (
+        update email_outbox o set status = 'fanned_out', sent_at = now() from due where o.id = due.id
+        returning o.id, o.template, o.data
+      )
+      insert into email_outbox (id, template, to_address, data)
+      select 'eml_' || substr(g.id, 5, 18) || lpad(to_hex(a.n::int), 8, '0'), g.template, a.address, g.data
+      from gone g cross join unnest(${ctx.config.adminEmails}::text[]) with ordinality as a(address, n)`;
+  }
 
   async function claim(): Promise<Claimed[]> {
     return sql<Claimed[]>`
@@ -108,6 +125,7 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
   async function pump(): Promise<void> {
     do {
       again = false;
+      await fanOut();
       while (running) {
         const rows = await claim();
         if (rows.length === 0) break;
