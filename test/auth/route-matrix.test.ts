@@ -40,6 +40,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /assets/docs.css',
   'GET /assets/:name',
   'GET /favicon.ico',
+  'GET /brand.css',
+  'GET /unsubscribe',
+  'POST /unsubscribe',
   'GET /r/:slug',
   'GET /client.js',
   'OPTIONS /clicks',
@@ -67,7 +70,7 @@ const RULES: Record<string, AuthRule> = {
   'POST /partners': 'partners:write',
   'GET /partners': 'partners:read',
   'GET /partners/:id': { scope: 'partners:read', ...P },
-  'PATCH /partners/:id': 'partners:write',
+  'PATCH /partners/:id': { scope: 'partners:write', ...P },
   'POST /partners/:id/invite': 'admin',
   'POST /partners/:id/revoke': 'partners:write',
   'DELETE /partners/:id': 'admin',
@@ -292,7 +295,7 @@ const unique = () => crypto.randomUUID().slice(0, 8);
 /** Valid bodies, so that validation (which runs before the auth check) never answers first. */
 const BODIES: Record<string, () => unknown> = {
   'POST /partners': () => ({ email: `new-${unique()}@example.com`, name: 'New', sendInvite: false }),
-  'PATCH /partners/:id': () => ({ name: 'Renamed' }),
+  'PATCH /partners/:id': () => ({ notifications: { monthlyStatement: false } }),
   'POST /partners/:id/revoke': () => ({ reason: 'matrix' }),
   'POST /partners/:id/api-keys': () => ({ name: 'partner key' }),
   'POST /api-keys': () => ({ name: 'scoped', scopes: ['partners:read'] }),

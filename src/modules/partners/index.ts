@@ -5,7 +5,7 @@ import { paginate, readPage } from '../../lib/http';
 import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
 import { authPlugin, requirePartner } from '../auth/plugin';
 import { createApiKey } from '../auth/keys';
-import { conflict } from '../../lib/errors';
+import { AppError, conflict } from '../../lib/errors';
 import { ApiKeyResponses, CreatePartnerKeyBody } from '../auth/model';
 import { approveApplication, declineApplication } from '../../workflows/applications';
 import { CreatePartnerBody, DeclineBody, ListPartnersQuery, PartnerParams, PartnerResponses, RevokeBody, RevokeQuery, UpdatePartnerBody } from './model';
@@ -75,8 +75,22 @@ export function partnerRoutes(ctx: AppContext) {
     )
     .patch(
       '/partners/:id',
-      ({ params, body }) => updatePartner(ctx.sql, params.id, body),
-      { auth: 'partners:write', params: PartnerParams, body: UpdatePartnerBody, response: PartnerResponses.update, detail: { summary: 'Update a partner' } },
+      ({ params, body, principal }) => {
+        requirePartner(principal, params.id);
+        // a partner changes only which emails it receives here; the rest is the program's to set
+        const others = Object.keys(body).filter((field) => field !== 'notifications');
+        if (principal.kind === 'partner' && others.length > 0) {
+          throw new AppError('forbidden', `partners may change only notifications here (not ${others.join(', ')})`);
+        }
+        return updatePartner(ctx.sql, params.id, body);
+      },
+      {
+        auth: { scope: 'partners:write', partner: true },
+        params: PartnerParams,
+        body: UpdatePartnerBody,
+        response: PartnerResponses.update,
+        detail: { summary: 'Update a partner', description: 'A partner key (or session) may change its own `notifications` only.' },
+      },
     )
     .post('/partners/:id/invite', ({ params }) => reinvitePartner(ctx, params.id), {
       auth: 'admin',

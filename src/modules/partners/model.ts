@@ -7,6 +7,18 @@ import { CommissionSnapshot } from '../campaigns/rules';
 
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
 
+/** The emails a partner receives (DESIGN.md "Partner communications"); each on unless turned off. */
+export const Notifications = t.Object(
+  {
+    commissionAccrued: t.Boolean({ description: 'An email for each commission earned.' }),
+    commissionApproved: t.Boolean({ description: 'An email when a commission is approved.' }),
+    payoutSent: t.Boolean({ description: 'An email for each payout sent, listing the commissions it pays.' }),
+    monthlyStatement: t.Boolean({ description: "A statement of the month's commissions, early each month." }),
+  },
+  { additionalProperties: false },
+);
+const NotificationsPatch = t.Partial(Notifications, { additionalProperties: false, description: 'The switches to change; the others stay.' });
+
 
 export const CreatePartnerBody = t.Object({
   email: Email,
@@ -24,6 +36,7 @@ export const UpdatePartnerBody = t.Object({
   campaignIds: t.Optional(CampaignIds),
   billingConnectAccountId: t.Optional(t.Nullable(t.String({ minLength: 1, maxLength: 255 }))),
   payoutEmail: t.Optional(t.Nullable(Email, { description: 'Where payout notices go when not the sign-in email; null clears it. Lowercased on storage.' })),
+  notifications: t.Optional(NotificationsPatch),
 });
 
 export const RevokeBody = t.Optional(
@@ -72,6 +85,7 @@ export const PartnerRecord = t.Object({
   appliedAt: t.Nullable(Timestamp, { description: 'When the partner applied (self-signup under review); null when not an application.' }),
   applicationAnswers: t.Nullable(t.Record(t.String(), t.String(), { description: 'Answers to the signup questions (website, audience, promotion); null when none were given.' })),
   declineReason: t.Nullable(t.String({ description: 'Why the application was declined (mailed to the applicant).' })),
+  notifications: Notifications,
 });
 
 /** The answer to POST /partners (SPEC: id, email, name, activatedAt, createdAt, invited). */

@@ -9,6 +9,7 @@ import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
 import { inviteEmail } from '../../mail/templates';
+import { NOTIFICATION_KINDS, type Notifications } from '../../mail/template';
 import { issueMagicLink, magicLinkUrl } from '../auth/magic';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
 import { enqueueEvent } from '../webhooks/outbox';
@@ -68,7 +69,13 @@ type PartnerRow = {
   declined_at: Date | null;
   decline_reason: string | null;
   application_answers: ApplicationAnswers | null;
+  notifications: Partial<Notifications>;
 };
+
+/** The stored switches with the defaults filled in: a kind never turned off is on. */
+export function notificationsOf(stored: Partial<Notifications> | null): Notifications {
+  return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, stored?.[kind] !== false])) as Notifications;
+}
 
 function toPartner(row: PartnerRow): Partner {
   return {
@@ -87,13 +94,14 @@ function toPartner(row: PartnerRow): Partner {
     appliedAt: iso(row.applied_at),
     applicationAnswers: row.application_answers,
     declineReason: row.decline_reason,
+    notifications: notificationsOf(row.notifications),
   };
 }
 
 const SELECT_PARTNER = (sql: Tx) => sql`
   select p.id, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
     p.billing_connect_account_id, p.payout_email, p.metadata,
-    p.applied_at, p.approved_at, p.declined_at, p.decline_reason, p.application_answers,
+    p.applied_at, p.approved_at, p.declined_at, p.decline_reason, p.application_answers, p.notifications,
     coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
   from partners p`;
 
@@ -239,6 +247,7 @@ export type UpdatePartnerInput = {
   campaignIds?: string[];
   billingConnectAccountId?: string | null;
   payoutEmail?: string | null;
+  notifications?: Partial<Notifications>;
 };
 
 export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerInput): Promise<Partner> {
@@ -252,6 +261,7 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
           input.billingConnectAccountId === undefined ? tx`billing_connect_account_id` : input.billingConnectAccountId
         },
         payout_email = ${input.payoutEmail === undefined ? tx`payout_email` : (input.payoutEmail?.trim().toLowerCase() ?? null)},
+        notifications = notifications || ${tx.json((input.notifications ?? {}) as JSONValue)},
         updated_at = now()
       where id = ${id}
       returning id`;

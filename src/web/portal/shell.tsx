@@ -21,6 +21,7 @@ export function PortalLayout(props: { page: PartnerPage; title: string; current:
       current={props.current}
       signOut={{ action: '/portal/sign-out', csrf: props.page.csrf }}
       scripts={props.scripts}
+      brand={props.page.brand}
     >
       {props.children}
     </Layout>
