@@ -35,19 +35,3 @@ export function reinstatedEmail(p: { to: string; name: string }): Message {
     text: `Hi ${p.name},\n\nYour partner account is active again. Ask for a sign-in link on the sign-in page to continue.${FOOTER}`,
   };
 }
-
-export function applicationDeclinedEmail(p: { to: string; name: string; reason: string }): Message {
-  return {
-    to: p.to,
-    subject: 'Your partner application',
-    text: `Hi ${p.name},\n\nThank you for applying to the partner program. We have decided not to accept your application.\n\nReason given: ${p.reason}${FOOTER}`,
-  };
-}
-
-export function applicationReceivedAdminEmail(p: { to: string; name: string; email: string; reviewUrl: string }): Message {
-  return {
-    to: p.to,
-    subject: `New partner application: ${p.name}`,
-    text: `${p.name} <${p.email}> applied to the partner program and waits for review.\n\nReview it here:\n\n${p.reviewUrl}${FOOTER}`,
-  };
-}

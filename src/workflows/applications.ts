@@ -1,11 +1,13 @@
 // Reviewed applications (partnerSignup = review): approving one sends the invite (the partner is then
-// pending like any invited partner), declining one mails the reason. Storing an application is the
+// pending like any invited partner; the invite goes out at once, as every magic link does), declining
+// one mails the reason (through the email outbox, in the decision's transaction). Storing an application is the
 // signup flow's (./sign-in.ts).
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { conflict, notFound } from '../lib/errors';
 import { sendQuietly } from '../mail';
-import { applicationDeclinedEmail, inviteEmail } from '../mail/templates';
+import { enqueueEmail } from '../mail/outbox';
+import { inviteEmail } from '../mail/templates';
 import { issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
 import { findPartner, type Partner } from '../modules/partners/service';
 
@@ -49,8 +51,10 @@ export async function declineApplication(ctx: AppContext, id: string, input: { r
       where id = ${id} and applied_at is not null and approved_at is null and declined_at is null and revoked_at is null
       returning id`;
     if (!row) return notWaiting(tx, id, 'decline');
-    return (await findPartner(tx, id))!;
+    const partner = (await findPartner(tx, id))!;
+    // the email commits with the decision (the outbox): never lost, never sent twice
+    await enqueueEmail(tx, { template: 'application_declined', to: partner.email, data: { name: partner.name, reason }, partnerId: id, dedupeKey: `application_declined:${id}` });
+    return partner;
   });
-  await sendQuietly(ctx.mailer, ctx.log, applicationDeclinedEmail({ to: partner.email, name: partner.name, reason }));
   return partner;
 }

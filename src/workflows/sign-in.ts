@@ -3,14 +3,14 @@
 import type { AppContext } from '../context';
 import { AppError } from '../lib/errors';
 import { sendQuietly } from '../mail';
-import { applicationReceivedAdminEmail, revokedEmail, signInEmail } from '../mail/templates';
+import { revokedEmail, signInEmail } from '../mail/templates';
 import { consumeMagicLink, issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
 import { createSession } from '../modules/auth/sessions';
 import { recordSignInNetwork } from '../modules/fraud/service';
 import { networkHash } from '../modules/fraud/signals';
 import { loadClickSalt } from '../modules/links/service';
 import { checkApplicationAnswers } from '../lib/fields';
-import { activatePartner, createPartner, findPartner, findPartnerByEmail, type Partner } from '../modules/partners/service';
+import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../modules/partners/service';
 
 /** The answer to a sign-in request, the same for any email. */
 export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
@@ -89,7 +89,7 @@ export const SIGNUP_ANSWERS: Record<Exclude<SignupMode, 'closed'>, string> = {
 
 /**
  * Self-signup. Open: a pending partner and an invite link. Review: an application (status applied,
- * no invite) that admins are told about. The answers to the signup questions are stored either way.
+ * no invite). Either way the admins are told (createPartner, in its transaction). The answers to the signup questions are stored either way.
  * An existing email just gets what asking for a sign-in link gives it. Returns the mode it ran under.
  */
 export async function signUp(
@@ -114,7 +114,6 @@ export async function signUp(
       applicationAnswers: answers,
       campaignGrantSource: 'signup',
     });
-    if (mode === 'review') await tellAdminsOfApplication(ctx, partner);
     return mode;
   } catch (error) {
     // a concurrent signup with the same email won the race: answer as for an existing partner
@@ -123,10 +122,3 @@ export async function signUp(
   }
 }
 
-/** Mails every ADMIN_EMAILS address that an application waits, with the link to the queue. */
-async function tellAdminsOfApplication(ctx: AppContext, partner: Partner): Promise<void> {
-  const reviewUrl = `${ctx.config.baseUrl}/admin/applications#application-${partner.id}`;
-  for (const to of ctx.config.adminEmails) {
-    await sendQuietly(ctx.mailer, ctx.log, applicationReceivedAdminEmail({ to, name: partner.name, email: partner.email, reviewUrl }));
-  }
-}

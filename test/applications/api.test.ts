@@ -2,6 +2,7 @@
 // application, admins list, approve (the invite is mailed) or decline (the reason is mailed) it; an
 // applied or declined partner cannot sign in.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Partnerd, PartnerdError } from 'partnerd/sdk';
 import { outbox, startService, type TestService } from '../support/service';
 
 const ADMIN = 'boss@operator.example';
@@ -49,8 +50,8 @@ describe('signing up under review', () => {
 
     // the admins hear of it; the applicant gets no link
     const note = await svc.mail.waitFor(ADMIN, (m) => m.text.includes('ann@example.com'));
-    expect(note.subject).toContain('Ann Archer');
-    expect(note.text).toContain(`${svc.url}/admin/applications`);
+    expect(note.subject).toBe('New partner application: Ann Archer');
+    expect(note.text).toContain(`${svc.url}/admin/partners/${id}`);
     expect(svc.mail.messages.filter((m) => m.to === 'ann@example.com')).toEqual([]);
     expect((await svc.sql`select count(*)::int as n from magic_links where partner_id = ${id}`)[0]!.n).toBe(0);
   });
@@ -303,6 +304,21 @@ describe('signing in before approval', () => {
     const res = await svc.api('POST', `/v1/partners/${id}/api-keys`, { body: { name: 'k' } });
     expect(res.status).toBe(409);
     expect(await svc.sql`select id from api_keys where partner_id = ${id}`).toHaveLength(0);
+  });
+});
+
+describe('the server SDK', () => {
+  test('lists applications, approves one, declines another; a wrong state is a PartnerdError 409', async () => {
+    const client = new Partnerd({ baseUrl: svc.url, apiKey: svc.adminKey });
+    const yes = await apply('sdk-yes@example.com', 'Sdk Yes');
+    const no = await apply('sdk-no@example.com', 'Sdk No');
+    const queue = await client.partners.list({ status: 'applied', limit: '200' });
+    expect(queue.partners.map((p) => p.id)).toEqual(expect.arrayContaining([yes, no]));
+    expect((await client.partners.approve(yes)).status).toBe('pending');
+    expect((await client.partners.decline(no, { reason: 'Audience too small for now' })).declineReason).toBe('Audience too small for now');
+    const error = await client.partners.approve(no).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerdError);
+    expect((error as PartnerdError).status).toBe(409);
   });
 });
 

@@ -75,6 +75,8 @@ const RULES: Record<string, AuthRule> = {
   'POST /partners/:id/revoke': 'partners:write',
   'DELETE /partners/:id': 'admin',
   'POST /partners/:id/reinstate': 'partners:write',
+  'POST /partners/:id/approve': 'partners:write',
+  'POST /partners/:id/decline': 'partners:write',
   'GET /partners/:id/commission-snapshot': { scope: 'partners:read', ...P },
   'POST /partners/:id/api-keys': 'admin',
   'POST /api-keys': 'admin',
@@ -274,10 +276,12 @@ const shared = (): Fixtures => ({
 function fresh(route: string): Fixtures {
   let endpoint: Promise<string> | undefined;
   return {
-    // invited and pending for the route that re-sends the invite, revoked for the one that reinstates
+    // invited and pending for the route that re-sends the invite, revoked for the one that reinstates,
+    // an application waiting for review for the ones that approve and decline
     partners: async () => {
       const { id } = await created(svc.api('POST', '/v1/partners', { body: { email: `fresh-${unique()}@example.com`, name: 'Fresh', sendInvite: route.endsWith('/invite') } }));
       if (route.endsWith('/reinstate')) await created(svc.api('POST', `/v1/partners/${id}/revoke`, { body: { reason: 'to reinstate' } }));
+      if (route.endsWith('/approve') || route.endsWith('/decline')) await svc.sql`update partners set activated_at = null, applied_at = now() where id = ${id}`;
       return id as string;
     },
     commissions: () => insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' }),
@@ -297,6 +301,7 @@ const BODIES: Record<string, () => unknown> = {
   'POST /partners': () => ({ email: `new-${unique()}@example.com`, name: 'New', sendInvite: false }),
   'PATCH /partners/:id': () => ({ notifications: { monthlyStatement: false } }),
   'POST /partners/:id/revoke': () => ({ reason: 'matrix' }),
+  'POST /partners/:id/decline': () => ({ reason: 'matrix' }),
   'POST /partners/:id/api-keys': () => ({ name: 'partner key' }),
   'POST /api-keys': () => ({ name: 'scoped', scopes: ['partners:read'] }),
   'POST /events': () => ({ userId: `user-${unique()}`, type: 'signup' }),

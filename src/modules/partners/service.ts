@@ -8,6 +8,7 @@ import { idTime, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
+import { notifyAdminsOfSignup } from '../../mail/notify';
 import { inviteEmail } from '../../mail/templates';
 import { NOTIFICATION_KINDS, type Notifications } from '../../mail/template';
 import { issueMagicLink, magicLinkUrl } from '../auth/magic';
@@ -232,6 +233,8 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
         campaignIds,
       });
     }
+    // a self-signup (open) or an application (review): the admins hear of it, with the partner
+    if (source === 'signup') await notifyAdminsOfSignup(tx, { id, name: partner.name, email, status: partner.status });
     const invite = sendInvite ? await issueMagicLink(tx, { purpose: 'invite', email, partnerId: id }) : null;
     return { partner, invite };
   });

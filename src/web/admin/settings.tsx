@@ -105,6 +105,7 @@ function SettingsPage(props: {
           value={props.values.partnerSignup}
           options={[
             { value: 'open', label: 'Open: anyone may sign up at /portal/sign-up' },
+            { value: 'review', label: 'Review: anyone may apply; you approve or decline each application' },
             { value: 'closed', label: 'Closed: partners join by invitation only' },
             { value: 'default', label: `Service default (PARTNER_SIGNUP, now ${props.envSignup})` },
           ]}
