@@ -35,10 +35,10 @@ export async function enqueueMonthlyStatements(sql: Tx, month: string): Promise<
     ), lines as (
       select m.partner_id, jsonb_agg(jsonb_build_object(
           'currency', m.currency,
-          'earned', partnerd_format_minor(coalesce(m.earned, 0), coalesce(x.exp, 2)),
-          'approved', partnerd_format_minor(coalesce(m.approved, 0), coalesce(x.exp, 2)),
-          'paid', partnerd_format_minor(coalesce(m.paid, 0), coalesce(x.exp, 2)),
-          'reversed', partnerd_format_minor(coalesce(m.reversed, 0), coalesce(x.exp, 2)),
+          'earned', partnerd_format_minor(coalesce(m.earned, 0)::bigint, coalesce(x.exp, 2)),
+          'approved', partnerd_format_minor(coalesce(m.approved, 0)::bigint, coalesce(x.exp, 2)),
+          'paid', partnerd_format_minor(coalesce(m.paid, 0)::bigint, coalesce(x.exp, 2)),
+          'reversed', partnerd_format_minor(coalesce(m.reversed, 0)::bigint, coalesce(x.exp, 2)),
           'count', m.n) order by m.currency) as lines
       from moved m left join unnest(${codes}::text[], ${exps}::int[]) as x(code, exp) on x.code = m.currency
       group by m.partner_id

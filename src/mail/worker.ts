@@ -76,6 +76,7 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
       with due as (
         select id from email_outbox
         where status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+          and to_address <> ${ADMINS}
         order by next_attempt_at, id
         limit ${batch}
         for update skip locked
@@ -125,8 +126,8 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
   async function pump(): Promise<void> {
     do {
       again = false;
-      await fanOut();
       while (running) {
+        await fanOut();
         const rows = await claim();
         if (rows.length === 0) break;
         const brand = await loadBrand(sql, ctx.config.baseUrl);

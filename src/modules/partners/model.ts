@@ -17,7 +17,12 @@ export const Notifications = t.Object(
   },
   { additionalProperties: false },
 );
-const NotificationsPatch = t.Partial(Notifications, { additionalProperties: false, description: 'The switches to change; the others stay.' });
+// Declared unknown, as metadata is: Elysia's normaliser would drop unknown switches and turn an array
+// into `{}` before the schema sees them; checkNotifications() in the service decides.
+const NotificationsPatch = t.Unknown({
+  description: 'The switches to change (`commissionAccrued`, `commissionApproved`, `payoutSent`, `monthlyStatement`: booleans); the others stay.',
+  examples: [{ monthlyStatement: false }],
+});
 
 
 export const CreatePartnerBody = t.Object({

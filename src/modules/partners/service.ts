@@ -73,6 +73,21 @@ type PartnerRow = {
   notifications: Partial<Notifications>;
 };
 
+/** The switches of a PATCH (undefined when absent), or a 400 naming each one that is wrong. */
+export function checkNotifications(value: unknown): Partial<Notifications> | undefined {
+  if (value === undefined) return undefined;
+  const field = 'notifications';
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AppError('invalid_body', `${field}: must be a JSON object`, [{ field, message: 'must be a JSON object' }]);
+  }
+  const details = Object.entries(value).flatMap(([key, on]) => {
+    if (!(NOTIFICATION_KINDS as readonly string[]).includes(key)) return [{ field: `${field}.${key}`, message: `is not an email kind (${NOTIFICATION_KINDS.join(', ')})` }];
+    return typeof on === 'boolean' ? [] : [{ field: `${field}.${key}`, message: 'must be true or false' }];
+  });
+  if (details.length > 0) throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  return value as Partial<Notifications>;
+}
+
 /** The stored switches with the defaults filled in: a kind never turned off is on. */
 export function notificationsOf(stored: Partial<Notifications> | null): Notifications {
   return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, stored?.[kind] !== false])) as Notifications;
@@ -250,11 +265,12 @@ export type UpdatePartnerInput = {
   campaignIds?: string[];
   billingConnectAccountId?: string | null;
   payoutEmail?: string | null;
-  notifications?: Partial<Notifications>;
+  notifications?: unknown;
 };
 
 export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerInput): Promise<Partner> {
   checkMetadata(input.metadata);
+  const notifications = checkNotifications(input.notifications);
   return sql.begin(async (tx) => {
     const [row] = await tx`
       update partners set
@@ -264,7 +280,7 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
           input.billingConnectAccountId === undefined ? tx`billing_connect_account_id` : input.billingConnectAccountId
         },
         payout_email = ${input.payoutEmail === undefined ? tx`payout_email` : (input.payoutEmail?.trim().toLowerCase() ?? null)},
-        notifications = notifications || ${tx.json((input.notifications ?? {}) as JSONValue)},
+        notifications = notifications || ${tx.json((notifications ?? {}) as JSONValue)},
         updated_at = now()
       where id = ${id}
       returning id`;
