@@ -262,6 +262,8 @@ const shared = (): Fixtures => ({
   commissions: () => commissionId,
   // the review queue's actions on one commission (/admin/review/:id/approve)
   review: () => commissionId,
+  // the applications queue's confirm pages name a partner (/admin/applications/:id/approve)
+  applications: () => owner,
   payouts: () => payoutId,
   campaigns: () => campaignId,
   codes: () => codeId,
