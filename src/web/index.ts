@@ -7,6 +7,7 @@ import { docsRoutes } from './docs';
 import { portalRoutes } from './portal';
 import { BRAND_COLOR, brandCss } from './brand';
 import { unsubscribeRoutes } from './unsubscribe';
+import { notificationRoutes } from './portal/notifications';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -48,6 +49,7 @@ export function webRoutes(ctx: AppContext) {
       return new Response(brandCss(color), { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } });
     })
     .use(unsubscribeRoutes(ctx))
+    .use(notificationRoutes(ctx))
     .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(adminRoutes(ctx));

@@ -26,6 +26,7 @@ import { apiKeyRoutes } from './api-keys';
 import { codeRoutes } from './codes';
 import { reviewRoutes } from './review';
 import { applicationRoutes } from './applications';
+import { emailsRoutes } from './emails';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -94,6 +95,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(eventRoutes(ctx, kit))
     .use(campaignRoutes(ctx, kit))
     .use(settingsRoutes(ctx, kit))
+    .use(emailsRoutes(ctx, kit))
     .use(webhookRoutes(ctx, kit))
     .use(apiKeyRoutes(ctx, kit))
     .use(codeRoutes(ctx, kit));

@@ -26,6 +26,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/campaigns', label: 'Campaigns' },
   { href: '/admin/webhooks', label: 'Webhooks' },
   { href: '/admin/api-keys', label: 'API keys' },
+  { href: '/admin/emails', label: 'Emails' },
   { href: '/admin/settings', label: 'Settings' },
 ];
 

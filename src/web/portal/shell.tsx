@@ -9,6 +9,7 @@ const NAV: NavItem[] = [
   { href: '/portal/codes', label: 'Codes' },
   { href: '/portal/commissions', label: 'Commissions' },
   { href: '/portal/payouts', label: 'Payouts' },
+  { href: '/portal/notifications', label: 'Emails' },
   { href: '/portal/profile', label: 'Profile' },
 ];
 
