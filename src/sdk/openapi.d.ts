@@ -2138,14 +2138,6 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             revokedAt: string | null;
-                            /**
-                             * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
-                             * @enum {string}
-                             */
-                            status: "pending" | "active" | "revoked" | "applied" | "declined";
-                            applicationAnswers: {
-                                [key: string]: string;
-                            } | null;
                         }[];
                         /** @description Cursor of the next page; null on the last. */
                         nextCursor: string | null;

@@ -185,6 +185,10 @@ describe('one partner', () => {
       payoutEmail: null,
       metadata: { tier: 'gold' },
       campaignIds: p.body.campaignIds,
+      // not an application (self-signup under review)
+      appliedAt: null,
+      applicationAnswers: null,
+      declineReason: null,
     });
   });
 

@@ -27,8 +27,6 @@ const listItem = (p: Partner) => ({
   createdAt: p.createdAt,
   activatedAt: p.activatedAt,
   revokedAt: p.revokedAt,
-  status: p.status,
-  applicationAnswers: p.applicationAnswers,
 });
 
 export function partnerRoutes(ctx: AppContext) {

@@ -113,8 +113,6 @@ export const PartnerListItem = t.Object({
   createdAt: Timestamp,
   activatedAt: t.Nullable(Timestamp),
   revokedAt: t.Nullable(Timestamp),
-  status: PartnerStatus,
-  applicationAnswers: t.Nullable(t.Record(t.String(), t.String())),
 });
 
 export const PartnerList = listOf('partners', PartnerListItem);
