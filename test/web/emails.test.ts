@@ -150,7 +150,7 @@ describe('partner: branded portal, email settings, unsubscribe', () => {
   });
 
   test('an unsubscribe link: a confirm page, then one click, no sign-in', async () => {
-    const [{ mail_secret }] = await svc.sql`select mail_secret from settings`;
+    const [{ mail_secret }] = await svc.sql<{ mail_secret: string }[]>`select mail_secret from settings`;
     const link = unsubscribeUrl(svc.url, mail_secret, partnerId, 'payoutSent');
     for (const size of ['desktop', 'phone'] as const) {
       const { context, page } = await open(size);

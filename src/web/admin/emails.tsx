@@ -101,7 +101,7 @@ function EmailsPage(props: {
                         <Badge tone="amber" label="Retrying" title={`Next attempt ${when(t.next_attempt_at)}`} />
                       )}
                     </td>
-                    <td class="num">{String(t.attempts)}</td>
+                    <td class="num">{t.attempts}</td>
                     <td safe>{t.last_error ?? ''}</td>
                   </tr>
                 ))}
