@@ -202,6 +202,26 @@ describe('approving', () => {
     expect((await svc.sql`select count(*)::int as n from magic_links where partner_id = ${id}`)[0]!.n).toBe(links);
   });
 
+  test('approve and decline at once: exactly one wins, the other is a 409, one email goes out', async () => {
+    const id = await apply('race@example.com', 'Race');
+    const answers = await Promise.all([
+      svc.api('POST', `/v1/partners/${id}/approve`),
+      svc.api('POST', `/v1/partners/${id}/decline`, { body: { reason: 'Too late' } }),
+      svc.api('POST', `/v1/partners/${id}/approve`),
+    ]);
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 409, 409]);
+    const winner = answers.find((a) => a.status === 200)!.body.status as string;
+    const row = await partnerRow(id);
+    expect(winner === 'pending' ? row.approved_at !== null && row.declined_at === null : row.declined_at !== null && row.approved_at === null).toBe(true);
+    await svc.mail.waitFor('race@example.com');
+    // a second email would be as quick as the first; give it the time of an admin's sign-in link
+    const before = svc.mail.messages.filter((m) => m.to === ADMIN).length;
+    await svc.api('POST', '/auth/magic-link', { key: null, body: { email: ADMIN } });
+    await svc.mail.waitFor(ADMIN, () => svc.mail.messages.filter((m) => m.to === ADMIN).length > before);
+    expect(svc.mail.messages.filter((m) => m.to === 'race@example.com')).toHaveLength(1);
+  });
+
   test('an unknown partner is a 404', async () => {
     expect((await svc.api('POST', '/v1/partners/ptn_nobody/approve')).status).toBe(404);
     expect((await svc.api('POST', '/v1/partners/ptn_nobody/decline', { body: { reason: 'x' } })).status).toBe(404);
