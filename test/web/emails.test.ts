@@ -150,8 +150,8 @@ describe('partner: branded portal, email settings, unsubscribe', () => {
   });
 
   test('an unsubscribe link: a confirm page, then one click, no sign-in', async () => {
-    const [{ mail_secret }] = await svc.sql<{ mail_secret: string }[]>`select mail_secret from settings`;
-    const link = unsubscribeUrl(svc.url, mail_secret, partnerId, 'payoutSent');
+    const [row] = await svc.sql<{ mail_secret: string }[]>`select mail_secret from settings`;
+    const link = unsubscribeUrl(svc.url, row!.mail_secret, partnerId, 'payoutSent');
     for (const size of ['desktop', 'phone'] as const) {
       const { context, page } = await open(size);
       await page.goto(link);
