@@ -189,6 +189,8 @@ describe('one partner', () => {
       appliedAt: null,
       applicationAnswers: null,
       declineReason: null,
+      // every email on until the partner turns one off
+      notifications: { commissionAccrued: true, commissionApproved: true, payoutSent: true, monthlyStatement: true },
     });
   });
 
