@@ -265,6 +265,8 @@ const shared = (): Fixtures => ({
   // the applications queue's confirm pages name a partner (/admin/applications/:id/approve)
   applications: () => owner,
   payouts: () => payoutId,
+  // an email template's preview (/admin/emails/:name/preview)
+  emails: () => 'payout_sent',
   campaigns: () => campaignId,
   codes: () => codeId,
   webhooks: () => endpointId,
