@@ -131,6 +131,18 @@ describe('partner: branded portal, email settings, unsubscribe', () => {
     }
   });
 
+  test('the sign-in page wears the brand too', async () => {
+    for (const size of ['desktop', 'phone'] as const) {
+      const { context, page } = await open(size);
+      await page.goto(`${svc.url}/portal/sign-in`);
+      expect(await page.textContent('.bar .brand')).toContain('Northwind Partners');
+      expect(await page.title()).toBe('Sign in · Northwind Partners');
+      expect(await page.locator('link[href^="/brand.css"]').count()).toBe(1);
+      await shoot(page, `emails-sign-in-${size === 'desktop' ? 1366 : 390}`);
+      await context.close();
+    }
+  });
+
   test('unticking a kind and saving turns it off; the API shows the same', async () => {
     const { context, page } = await open('desktop');
     await signInThroughPortal(svc, page, 'pat@example.com');
