@@ -102,13 +102,13 @@ function renderHtml(subject: string, blocks: Block[], brand: Brand, footer: Foot
           return `<p style="margin:24px 0"><a href="${e(block.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${accent};color:${onAccent};text-decoration:none;font-weight:600">${e(block.label)}</a></p>`;
         case 'facts':
           return `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${block.items
-            .map(([label, value]) => `<tr><td style="padding:4px 16px 4px 0;color:#555555">${e(label)}</td><td style="padding:4px 0;font-weight:600">${e(value)}</td></tr>`)
+            .map(([label, value]) => `<tr><td style="padding:4px 16px 4px 0;color:#555555">${e(label)}</td><td style="padding:4px 0;font-weight:600;word-break:break-word;overflow-wrap:anywhere">${e(value)}</td></tr>`)
             .join('')}</table>`;
         case 'table': {
           const align = (i: number) => (block.numeric?.includes(i) ? 'right' : 'left');
           const head = block.head.map((h, i) => `<th style="text-align:${align(i)};padding:6px 8px;border-bottom:2px solid ${accent}">${e(h)}</th>`).join('');
           const rows = block.rows
-            .map((r) => `<tr>${r.map((c, i) => `<td style="text-align:${align(i)};padding:6px 8px;border-bottom:1px solid #e5e5e5">${e(c)}</td>`).join('')}</tr>`)
+            .map((r) => `<tr>${r.map((c, i) => `<td style="text-align:${align(i)};padding:6px 8px;border-bottom:1px solid #e5e5e5;word-break:break-word;overflow-wrap:anywhere">${e(c)}</td>`).join('')}</tr>`)
             .join('');
           return `<table style="border-collapse:collapse;width:100%;margin:0 0 16px;font-size:14px"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
         }
