@@ -23,7 +23,7 @@ const EnvSchema = T.Object({
   SMTP_URL: T.Optional(T.String({ pattern: '^smtps?://' })),
   /** Sender address of outgoing mail. */
   MAIL_FROM: T.String({ default: 'Partnerd <partnerd@localhost>', minLength: 3 }),
-  /** Time limit of one SMTP send (connect, greeting, each reply), in milliseconds; the outbox lease is this plus 5 s. */
+  /** Time limit of each step of one SMTP send (connect, greeting, each reply), in milliseconds; the outbox lease is three times this plus 5 s. */
   MAIL_TIMEOUT_MS: T.String({ default: '30000', pattern: '^[0-9]{1,7}$' }),
   /** When partners' monthly statements are written (cron expression, UTC; once per partner per month). */
   STATEMENT_CRON: T.String({ default: '0 8 1 * *' }),
