@@ -23,8 +23,12 @@ const EnvSchema = T.Object({
   SMTP_URL: T.Optional(T.String({ pattern: '^smtps?://' })),
   /** Sender address of outgoing mail. */
   MAIL_FROM: T.String({ default: 'Partnerd <partnerd@localhost>', minLength: 3 }),
-  /** `open` lets partners sign themselves up; `closed` (default) does not. */
-  PARTNER_SIGNUP: T.Union([T.Literal('open'), T.Literal('closed')], { default: 'closed' }),
+  /** Time limit of each step of one SMTP send (connect, greeting, each reply), in milliseconds; the outbox lease is three times this plus 5 s. */
+  MAIL_TIMEOUT_MS: T.String({ default: '30000', pattern: '^[0-9]{1,7}$' }),
+  /** When partners' monthly statements are written (cron expression, UTC; once per partner per month). */
+  STATEMENT_CRON: T.String({ default: '0 8 1 * *' }),
+  /** `open` lets partners sign themselves up; `review` takes applications an admin approves; `closed` (default) neither. */
+  PARTNER_SIGNUP: T.Union([T.Literal('open'), T.Literal('closed'), T.Literal('review')], { default: 'closed' }),
   /** Days a commission is held before automatic approval, when its campaign says nothing. */
   HOLDBACK_DAYS: T.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
   /** When the holdback approval job runs (cron expression, UTC). */
@@ -83,7 +87,9 @@ export type Config = {
   adminEmails: string[];
   smtpUrl: string | undefined;
   mailFrom: string;
-  partnerSignup: 'open' | 'closed';
+  mailTimeoutMs: number;
+  statementCron: string;
+  partnerSignup: 'open' | 'closed' | 'review';
   holdbackDays: number;
   approvalCron: string;
   payoutCron: string;
@@ -132,7 +138,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
   for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);
-  for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON'] as const) {
+  for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON'] as const) {
     try {
       new Cron(env[name], { paused: true }).stop();
     } catch {
@@ -152,6 +158,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminEmails: emails,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    mailTimeoutMs: Math.max(1, Number(env.MAIL_TIMEOUT_MS)),
+    statementCron: env.STATEMENT_CRON,
     partnerSignup: env.PARTNER_SIGNUP,
     holdbackDays: Number(env.HOLDBACK_DAYS),
     approvalCron: env.APPROVAL_CRON,

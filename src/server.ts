@@ -7,6 +7,7 @@ import { answerRecorder, createApp, createFetch, MAX_BODY_BYTES, requestIdOf } f
 import type { Logger } from './lib/log';
 import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
+import { createMailWorker, type MailWorker } from './mail/worker';
 import { enabledBillingPlugins } from '../plugins';
 import { manualProvider } from './modules/payouts/provider';
 import { createDispatcher, type Dispatcher } from './modules/webhooks';
@@ -24,6 +25,8 @@ export type RunningServer = {
   port: number;
   /** The webhook dispatcher beside it (tests drain it). */
   dispatcher: Dispatcher;
+  /** The email outbox worker beside it (tests drain it). */
+  mailWorker: MailWorker;
   stop(): Promise<void>;
 };
 
@@ -36,6 +39,8 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   const shareLink = shareLinkRoute(ctx);
   const dispatcher = createDispatcher(ctx);
   void dispatcher.start();
+  const mailWorker = createMailWorker(ctx);
+  void mailWorker.start();
   const server = Bun.serve({
     port: ctx.config.port,
     hostname,
@@ -55,10 +60,12 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
     url: `http://${host}:${server.port}`,
     port: server.port!,
     dispatcher,
+    mailWorker,
     /** Lets in-flight requests finish, then writes the buffered clicks (SIGTERM must not lose them). */
     async stop() {
       await server.stop(false);
       await dispatcher.stop();
+      await mailWorker.stop();
       await stopLinkRuntime(ctx);
     },
   };

@@ -3,10 +3,19 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 import type { Logger } from '../lib/log';
 
-export type Message = { to: string; subject: string; text: string; html?: string };
+export type Message = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post on partner emails). */
+  headers?: Record<string, string>;
+  /** A stable Message-ID (the outbox row's), so that a resend after a crash is recognisably the same email. */
+  messageId?: string;
+};
 export type Mailer = { send(message: Message): Promise<void>; close(): void };
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: Logger): Mailer {
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'mailTimeoutMs'>, log: Logger): Mailer {
   if (!config.smtpUrl) {
     return {
       async send(message) {
@@ -15,7 +24,9 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: 
       close() {},
     };
   }
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  const timeout = config.mailTimeoutMs;
+  // bounded below the outbox lease: a send that hangs must end before another worker may take the row
+  const transport = nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
   return {
     async send(message) {
       await transport.sendMail({ from: config.mailFrom, ...message });

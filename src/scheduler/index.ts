@@ -4,6 +4,7 @@ import { Cron } from 'croner';
 import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
 import { runPayoutJob } from './payouts';
+import { runStatementJob } from './statements';
 
 export type Scheduler = { stop(): Promise<void> };
 
@@ -22,6 +23,7 @@ export function startScheduler(ctx: AppContext): Scheduler {
   const jobs = [
     job('approval', ctx.config.approvalCron, runApprovalJob),
     job('payouts', ctx.config.payoutCron, runPayoutJob),
+    job('statements', ctx.config.statementCron, (c) => runStatementJob(c)),
   ];
   ctx.log.info('scheduler started', {
     jobs: jobs.map((j) => ({ name: j.name, next: j.nextRun()?.toISOString() ?? null })),

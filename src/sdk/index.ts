@@ -135,6 +135,10 @@ export class Partnerd {
     reinstate: (id: string) => this.#request<Partner>('POST', `/v1/partners/${encodeURIComponent(id)}/reinstate`),
     /** Sends a fresh magic-link invite (admin key). */
     invite: (id: string) => this.#request<InviteSent>('POST', `/v1/partners/${encodeURIComponent(id)}/invite`),
+    /** Approves an application (status applied): the invite is mailed, the partner becomes pending. */
+    approve: (id: string) => this.#request<Partner>('POST', `/v1/partners/${encodeURIComponent(id)}/approve`),
+    /** Declines an application with a reason, which is mailed to the applicant. */
+    decline: (id: string, input: { reason: string }) => this.#request<Partner>('POST', `/v1/partners/${encodeURIComponent(id)}/decline`, { body: input }),
   };
 
   readonly links = {

@@ -78,7 +78,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Partner self-signup (PARTNER_SIGNUP=open) */
+        /**
+         * Partner self-signup (partnerSignup open or review)
+         * @description Open: creates a pending partner and mails the activation link. Review: stores an application (status `applied`, no invite) with its `applicationAnswers`, for an admin to approve or decline. The answer is the same whether or not the email already has an account.
+         */
         post: operations["postAuthSignup"];
         delete?: never;
         options?: never;
@@ -152,7 +155,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List partners */
+        /**
+         * List partners
+         * @description `status=applied` lists the applications waiting for review.
+         */
         get: operations["getV1Partners"];
         put?: never;
         /** Create a partner */
@@ -178,7 +184,10 @@ export interface paths {
         delete: operations["deleteV1PartnersById"];
         options?: never;
         head?: never;
-        /** Update a partner */
+        /**
+         * Update a partner
+         * @description A partner key (or session) may change its own `notifications` only.
+         */
         patch: operations["patchV1PartnersById"];
         trace?: never;
     };
@@ -210,6 +219,46 @@ export interface paths {
         put?: never;
         /** Revoke (suspend) a partner */
         post: operations["postV1PartnersByIdRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an application (sends the invite)
+         * @description The partner must be `applied`; it becomes `pending` and is mailed the invite link. Any other status: 409.
+         */
+        post: operations["postV1PartnersByIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an application (mails the reason)
+         * @description The partner must be `applied`; it becomes `declined`, is mailed the reason and can never sign in. Any other status: 409.
+         */
+        post: operations["postV1PartnersByIdDecline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1320,6 +1369,15 @@ export interface operations {
                      */
                     email: string;
                     name: string;
+                    /**
+                     * @description Answers to the signup questions, all optional: `website` (http(s) address, at most 500 characters), `audience` (at most 1,000), `promotion` (at most 2,000).
+                     * @example {
+                     *       "website": "https://ann.example",
+                     *       "audience": "Indie developers",
+                     *       "promotion": "A review post and the newsletter"
+                     *     }
+                     */
+                    applicationAnswers?: unknown;
                 };
             };
         };
@@ -2063,6 +2121,7 @@ export interface operations {
         parameters: {
             query?: {
                 email?: string;
+                status?: "applied" | "declined" | "pending" | "active" | "revoked";
                 limit?: string;
                 cursor?: string;
             };
@@ -2362,10 +2421,10 @@ export interface operations {
                         email: string;
                         name: string;
                         /**
-                         * @description pending until the invite is used; revoked while suspended.
+                         * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked";
+                        status: "pending" | "active" | "revoked" | "applied" | "declined";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -2389,6 +2448,28 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         campaignIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the partner applied (self-signup under review); null when not an application.
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        appliedAt: string | null;
+                        /** @description Answers to the signup questions (website, audience, promotion); null when none were given. */
+                        applicationAnswers: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Why the application was declined (mailed to the applicant). */
+                        declineReason: string | null;
+                        notifications: {
+                            /** @description An email for each commission earned. */
+                            commissionAccrued: boolean;
+                            /** @description An email when a commission is approved. */
+                            commissionApproved: boolean;
+                            /** @description An email for each payout sent, listing the commissions it pays. */
+                            payoutSent: boolean;
+                            /** @description A statement of the month's commissions, early each month. */
+                            monthlyStatement: boolean;
+                        };
                     };
                 };
             };
@@ -2500,10 +2581,10 @@ export interface operations {
                         email: string;
                         name: string;
                         /**
-                         * @description pending until the invite is used; revoked while suspended.
+                         * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked";
+                        status: "pending" | "active" | "revoked" | "applied" | "declined";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -2527,6 +2608,28 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         campaignIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the partner applied (self-signup under review); null when not an application.
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        appliedAt: string | null;
+                        /** @description Answers to the signup questions (website, audience, promotion); null when none were given. */
+                        applicationAnswers: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Why the application was declined (mailed to the applicant). */
+                        declineReason: string | null;
+                        notifications: {
+                            /** @description An email for each commission earned. */
+                            commissionAccrued: boolean;
+                            /** @description An email when a commission is approved. */
+                            commissionApproved: boolean;
+                            /** @description An email for each payout sent, listing the commissions it pays. */
+                            payoutSent: boolean;
+                            /** @description A statement of the month's commissions, early each month. */
+                            monthlyStatement: boolean;
+                        };
                     };
                 };
             };
@@ -2644,6 +2747,13 @@ export interface operations {
                      * @description Lowercased on storage.
                      */
                     payoutEmail?: string | null;
+                    /**
+                     * @description The switches to change (`commissionAccrued`, `commissionApproved`, `payoutSent`, `monthlyStatement`: booleans); the others stay.
+                     * @example {
+                     *       "monthlyStatement": false
+                     *     }
+                     */
+                    notifications?: unknown;
                 };
             };
         };
@@ -2660,10 +2770,10 @@ export interface operations {
                         email: string;
                         name: string;
                         /**
-                         * @description pending until the invite is used; revoked while suspended.
+                         * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked";
+                        status: "pending" | "active" | "revoked" | "applied" | "declined";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -2687,6 +2797,28 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         campaignIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the partner applied (self-signup under review); null when not an application.
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        appliedAt: string | null;
+                        /** @description Answers to the signup questions (website, audience, promotion); null when none were given. */
+                        applicationAnswers: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Why the application was declined (mailed to the applicant). */
+                        declineReason: string | null;
+                        notifications: {
+                            /** @description An email for each commission earned. */
+                            commissionAccrued: boolean;
+                            /** @description An email when a commission is approved. */
+                            commissionApproved: boolean;
+                            /** @description An email for each payout sent, listing the commissions it pays. */
+                            payoutSent: boolean;
+                            /** @description A statement of the month's commissions, early each month. */
+                            monthlyStatement: boolean;
+                        };
                     };
                 };
             };
@@ -2946,10 +3078,10 @@ export interface operations {
                         email: string;
                         name: string;
                         /**
-                         * @description pending until the invite is used; revoked while suspended.
+                         * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked";
+                        status: "pending" | "active" | "revoked" | "applied" | "declined";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -2973,6 +3105,28 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         campaignIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the partner applied (self-signup under review); null when not an application.
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        appliedAt: string | null;
+                        /** @description Answers to the signup questions (website, audience, promotion); null when none were given. */
+                        applicationAnswers: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Why the application was declined (mailed to the applicant). */
+                        declineReason: string | null;
+                        notifications: {
+                            /** @description An email for each commission earned. */
+                            commissionAccrued: boolean;
+                            /** @description An email when a commission is approved. */
+                            commissionApproved: boolean;
+                            /** @description An email for each payout sent, listing the commissions it pays. */
+                            payoutSent: boolean;
+                            /** @description A statement of the month's commissions, early each month. */
+                            monthlyStatement: boolean;
+                        };
                     };
                 };
             };
@@ -3068,7 +3222,7 @@ export interface operations {
             };
         };
     };
-    postV1PartnersByIdReinstate: {
+    postV1PartnersByIdApprove: {
         parameters: {
             query?: never;
             header?: never;
@@ -3091,10 +3245,10 @@ export interface operations {
                         email: string;
                         name: string;
                         /**
-                         * @description pending until the invite is used; revoked while suspended.
+                         * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked";
+                        status: "pending" | "active" | "revoked" | "applied" | "declined";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -3118,6 +3272,399 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         campaignIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the partner applied (self-signup under review); null when not an application.
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        appliedAt: string | null;
+                        /** @description Answers to the signup questions (website, audience, promotion); null when none were given. */
+                        applicationAnswers: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Why the application was declined (mailed to the applicant). */
+                        declineReason: string | null;
+                        notifications: {
+                            /** @description An email for each commission earned. */
+                            commissionAccrued: boolean;
+                            /** @description An email when a commission is approved. */
+                            commissionApproved: boolean;
+                            /** @description An email for each payout sent, listing the commissions it pays. */
+                            payoutSent: boolean;
+                            /** @description A statement of the month's commissions, early each month. */
+                            monthlyStatement: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1PartnersByIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mailed to the applicant. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example ptn_01jd8x0000000000000000000a */
+                        id: string;
+                        email: string;
+                        name: string;
+                        /**
+                         * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
+                         * @enum {string}
+                         */
+                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        activatedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        revokedAt: string | null;
+                        revokeReason: string | null;
+                        billingConnectAccountId: string | null;
+                        /** @description Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none. */
+                        payoutEmail: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        campaignIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the partner applied (self-signup under review); null when not an application.
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        appliedAt: string | null;
+                        /** @description Answers to the signup questions (website, audience, promotion); null when none were given. */
+                        applicationAnswers: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Why the application was declined (mailed to the applicant). */
+                        declineReason: string | null;
+                        notifications: {
+                            /** @description An email for each commission earned. */
+                            commissionAccrued: boolean;
+                            /** @description An email when a commission is approved. */
+                            commissionApproved: boolean;
+                            /** @description An email for each payout sent, listing the commissions it pays. */
+                            payoutSent: boolean;
+                            /** @description A statement of the month's commissions, early each month. */
+                            monthlyStatement: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1PartnersByIdReinstate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example ptn_01jd8x0000000000000000000a */
+                        id: string;
+                        email: string;
+                        name: string;
+                        /**
+                         * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
+                         * @enum {string}
+                         */
+                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        activatedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        revokedAt: string | null;
+                        revokeReason: string | null;
+                        billingConnectAccountId: string | null;
+                        /** @description Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none. */
+                        payoutEmail: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        campaignIds: string[];
+                        /**
+                         * Format: date-time
+                         * @description When the partner applied (self-signup under review); null when not an application.
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        appliedAt: string | null;
+                        /** @description Answers to the signup questions (website, audience, promotion); null when none were given. */
+                        applicationAnswers: {
+                            [key: string]: string;
+                        } | null;
+                        /** @description Why the application was declined (mailed to the applicant). */
+                        declineReason: string | null;
+                        notifications: {
+                            /** @description An email for each commission earned. */
+                            commissionAccrued: boolean;
+                            /** @description An email when a commission is approved. */
+                            commissionApproved: boolean;
+                            /** @description An email for each payout sent, listing the commissions it pays. */
+                            payoutSent: boolean;
+                            /** @description A statement of the month's commissions, early each month. */
+                            monthlyStatement: boolean;
+                        };
                     };
                 };
             };
@@ -8788,14 +9335,34 @@ export interface operations {
                         /** @description Clicks older than this many days do not count. */
                         attributionWindowDays: number;
                         /** @description null: PARTNER_SIGNUP applies. */
-                        partnerSignup: "open" | "closed" | null;
+                        partnerSignup: "open" | "closed" | "review" | null;
+                        /**
+                         * @description The program's name, as emails and pages show it.
+                         * @example Acme partners
+                         */
+                        programName: string;
+                        /**
+                         * @description An https address of the logo image.
+                         * @example https://acme.example/logo.png
+                         */
+                        logoUrl: string | null;
+                        /**
+                         * @description The accent colour, `#rrggbb` (stored in lower case).
+                         * @example #0f766e
+                         */
+                        brandColor: string | null;
+                        /**
+                         * Format: email
+                         * @description Where partners write with questions; shown in every email.
+                         */
+                        supportEmail: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         updatedAt: string;
                         /** @enum {string} */
-                        partnerSignupEffective: "open" | "closed";
+                        partnerSignupEffective: "open" | "closed" | "review";
                     };
                 };
             };
@@ -8859,8 +9426,28 @@ export interface operations {
                     /** @enum {string} */
                     attributionModel?: "last_click" | "linear" | "position";
                     attributionWindowDays?: string | number;
-                    /** @description null: follow PARTNER_SIGNUP. */
-                    partnerSignup?: "open" | "closed" | null;
+                    /**
+                     * @description The program's name, as emails and pages show it.
+                     * @example Acme partners
+                     */
+                    programName?: string;
+                    /**
+                     * @description An https address of the logo image.
+                     * @example https://acme.example/logo.png
+                     */
+                    logoUrl?: string | null;
+                    /**
+                     * @description The accent colour, `#rrggbb` (stored in lower case).
+                     * @example #0f766e
+                     */
+                    brandColor?: string | null;
+                    /**
+                     * Format: email
+                     * @description Where partners write with questions; shown in every email.
+                     */
+                    supportEmail?: string | null;
+                    /** @description open: partners sign themselves up; review: self-signups wait as applications an admin approves; null: follow PARTNER_SIGNUP. */
+                    partnerSignup?: "open" | "closed" | "review" | null;
                 };
             };
         };
@@ -8877,14 +9464,34 @@ export interface operations {
                         /** @description Clicks older than this many days do not count. */
                         attributionWindowDays: number;
                         /** @description null: PARTNER_SIGNUP applies. */
-                        partnerSignup: "open" | "closed" | null;
+                        partnerSignup: "open" | "closed" | "review" | null;
+                        /**
+                         * @description The program's name, as emails and pages show it.
+                         * @example Acme partners
+                         */
+                        programName: string;
+                        /**
+                         * @description An https address of the logo image.
+                         * @example https://acme.example/logo.png
+                         */
+                        logoUrl: string | null;
+                        /**
+                         * @description The accent colour, `#rrggbb` (stored in lower case).
+                         * @example #0f766e
+                         */
+                        brandColor: string | null;
+                        /**
+                         * Format: email
+                         * @description Where partners write with questions; shown in every email.
+                         */
+                        supportEmail: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         updatedAt: string;
                         /** @enum {string} */
-                        partnerSignupEffective: "open" | "closed";
+                        partnerSignupEffective: "open" | "closed" | "review";
                     };
                 };
             };

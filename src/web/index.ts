@@ -5,6 +5,9 @@ import type { AppContext } from '../context';
 import { adminRoutes } from './admin';
 import { docsRoutes } from './docs';
 import { portalRoutes } from './portal';
+import { BRAND_COLOR, brandCss } from './brand';
+import { unsubscribeRoutes } from './unsubscribe';
+import { notificationRoutes } from './portal/notifications';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -39,6 +42,14 @@ export function webRoutes(ctx: AppContext) {
   return new Elysia({ detail: { hide: true } })
     .get('/assets/:name', ({ params }) => asset(params.name))
     .get('/favicon.ico', () => asset('favicon.ico'))
+    // the accent of the branded pages; the colour is the whole input, so any cache may keep it
+    .get('/brand.css', ({ query }) => {
+      const color = String((query as Record<string, unknown>).c ?? '').toLowerCase();
+      if (!BRAND_COLOR.test(color)) return new Response('/* not a colour */', { status: 400, headers: { 'content-type': 'text/css; charset=utf-8' } });
+      return new Response(brandCss(color), { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } });
+    })
+    .use(unsubscribeRoutes(ctx))
+    .use(notificationRoutes(ctx))
     .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(adminRoutes(ctx));

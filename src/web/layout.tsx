@@ -1,6 +1,7 @@
 // The page shell every web page shares: head, one stylesheet, the navigation (a side nav from
 // 1024 px, a top bar with a <details> menu below that: no script), and the page column.
 import type { Children } from '@kitajs/html';
+import type { PageBrand } from './brand';
 import { attr } from './ui';
 
 export type NavItem = { href: string; label: string };
@@ -14,16 +15,20 @@ export function Layout(props: {
   /** The sign-out form (posts with a CSRF token); absent on signed-out pages. */
   signOut?: { action: string; csrf: string };
   scripts?: string[];
+  /** The program's branding (partner-facing pages): name and logo in the header, colour as the accent. */
+  brand?: PageBrand;
   children?: Children;
 }): JSX.Element {
+  const brand = props.brand;
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title safe>{`${props.title} · Partnerd`}</title>
+        <title safe>{`${props.title} · ${brand?.name ?? 'Partnerd'}`}</title>
         <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/style.css" />
+        {!!brand?.color && <link rel="stylesheet" href={`/brand.css?c=${brand.color.slice(1)}`} />}
         {/* htmx (on pages that load it): no inline indicator styles, no eval, no script tags in swaps */}
         <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}' />
         <script src="/assets/ui.js" defer></script>
@@ -37,7 +42,14 @@ export function Layout(props: {
         </a>
         <div class={props.nav ? 'shell with-nav' : 'shell'}>
           <header class="bar">
-            <span class="brand">Partnerd</span>
+            {brand ? (
+              <span class="brand">
+                {!!brand.logoUrl && <img class="brand-logo" src={attr(brand.logoUrl)} alt="" />}
+                <span safe>{brand.name}</span>
+              </span>
+            ) : (
+              <span class="brand">Partnerd</span>
+            )}
             {!!props.nav && (
               <details class="menu">
                 <summary>Menu</summary>

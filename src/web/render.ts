@@ -5,7 +5,7 @@
  * were ever missed. Forms may only post back to us, and no other site may frame a page.
  */
 export const PAGE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function render(html: string | Promise<string>, init: { status?: number; headers?: Record<string, string> } = {}): Response | Promise<Response> {
   const make = (body: string) =>

@@ -1,4 +1,6 @@
 // Who is behind a page request: the session guards of the partner portal and the admin pages.
+import { loadBrand } from '../mail/brand';
+import { pageBrand, type PageBrand } from './brand';
 import type { AppContext } from '../context';
 import { sha256 } from '../lib/crypto';
 import { readCookie } from '../modules/auth/plugin';
@@ -6,7 +8,7 @@ import { principalForSession, SESSION_COOKIE } from '../modules/auth/sessions';
 import { findPartner, type Partner } from '../modules/partners/service';
 import { csrfToken } from './csrf';
 
-export type PartnerPage = { partner: Partner; csrf: string; sessionToken: string };
+export type PartnerPage = { partner: Partner; csrf: string; sessionToken: string; brand: PageBrand };
 
 export type PartnerGuard =
   | { kind: 'partner'; page: PartnerPage }
@@ -23,7 +25,10 @@ export async function guardPartner(ctx: AppContext, request: Request): Promise<P
   const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
   if (principal?.kind === 'partner') {
     const partner = await findPartner(ctx.sql, principal.partnerId);
-    if (partner) return { kind: 'partner', page: { partner, csrf: csrfToken(token), sessionToken: token } };
+    if (partner) {
+      const brand = pageBrand(await loadBrand(ctx.sql, ctx.config.baseUrl));
+      return { kind: 'partner', page: { partner, csrf: csrfToken(token), sessionToken: token, brand } };
+    }
   }
   if (!principal) {
     const [row] = await ctx.sql`

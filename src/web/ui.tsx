@@ -113,6 +113,10 @@ export function partnerBadge(p: { status: string }): { tone: Tone; label: string
       return { tone: 'green', label: 'Active', title: 'Active: links record clicks and earn commissions' };
     case 'revoked':
       return { tone: 'red', label: 'Revoked', title: 'Revoked: links record nothing and the partner cannot sign in until reinstated' };
+    case 'applied':
+      return { tone: 'amber', label: 'Applied', title: 'Applied: waiting for review; approving sends the invite' };
+    case 'declined':
+      return { tone: 'red', label: 'Declined', title: 'Declined: the application was turned down; the partner cannot sign in' };
     default:
       return { tone: 'grey', label: p.status, title: p.status };
   }

@@ -9,6 +9,7 @@ import { LOCKS, withAdvisoryLock } from '../db/lock';
 import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { exponentOf } from '../lib/money';
+import { notifyAdminsOfPayoutRun } from '../mail/notify';
 import { TRANSITIONS } from '../modules/commissions/lifecycle';
 import { isDue, payableGroups } from '../modules/payouts/due';
 import { markPayoutFailed, markPayoutPaid, PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutView } from '../modules/payouts/service';
@@ -83,6 +84,8 @@ export async function payEligiblePartners(ctx: AppContext, options: RunOptions):
     throw failure.reason;
   }
   if (created.length > 0) log.info('payout run', { payouts: created.length, actor: options.actor });
+  // after the batches committed: a summary lost to a crash here is the price of not holding them open
+  await notifyAdminsOfPayoutRun(sql, created).catch((error) => log.error('payout run summary email failed', { error }));
   return created.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 

@@ -9,6 +9,7 @@ import { createSession } from '../modules/auth/sessions';
 import { recordSignInNetwork } from '../modules/fraud/service';
 import { networkHash } from '../modules/fraud/signals';
 import { loadClickSalt } from '../modules/links/service';
+import { checkApplicationAnswers } from '../lib/fields';
 import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../modules/partners/service';
 
 /** The answer to a sign-in request, the same for any email. */
@@ -27,6 +28,8 @@ export async function requestMagicLink(ctx: AppContext, rawEmail: string): Promi
   }
   const partner = await findPartnerByEmail(ctx.sql, email);
   if (!partner) return;
+  // an application waiting for review, or declined: no link, and the same answer as for a stranger
+  if (partner.status === 'applied' || partner.status === 'declined') return;
   if (partner.status === 'revoked') {
     await sendQuietly(ctx.mailer, ctx.log, revokedEmail({ to: email, name: partner.name, reason: partner.revokeReason }));
     return;
@@ -56,6 +59,8 @@ export async function consumeLink(ctx: AppContext, token: string, ip: string | n
     const partner = link.partnerId ? await findPartner(tx, link.partnerId) : null;
     if (!partner) return { kind: 'invalid' };
     if (partner.status === 'revoked') return { kind: 'revoked', reason: partner.revokeReason };
+    // no link is issued to them; one from before a decline is refused like an expired one
+    if (partner.status === 'applied' || partner.status === 'declined') return { kind: 'invalid' };
     await activatePartner(tx, partner.id);
     if (ip) await recordSignInNetwork(tx, partner.id, networkHash(await loadClickSalt(tx), ip));
     const session = await createSession(tx, { kind: 'partner', partnerId: partner.id });
@@ -63,22 +68,57 @@ export async function consumeLink(ctx: AppContext, token: string, ip: string | n
   });
 }
 
-/** Whether partners may sign themselves up: the settings row wins over PARTNER_SIGNUP. */
-export async function signupOpen(ctx: AppContext): Promise<boolean> {
-  const [row] = await ctx.sql`select partner_signup from settings`;
-  return (row?.partner_signup ?? ctx.config.partnerSignup) === 'open';
+export type SignupMode = 'open' | 'closed' | 'review';
+
+/** How partners may sign themselves up: the settings row wins over PARTNER_SIGNUP. */
+export async function signupMode(ctx: AppContext): Promise<SignupMode> {
+  const [row] = await ctx.sql<{ partner_signup: SignupMode | null }[]>`select partner_signup from settings`;
+  return row?.partner_signup ?? ctx.config.partnerSignup;
 }
 
-/** Self-signup: a pending partner and an invite link; an existing email just gets a sign-in link. */
-export async function signUp(ctx: AppContext, input: { email: string; name: string }): Promise<void> {
-  if (!(await signupOpen(ctx))) throw new AppError('forbidden', 'partner signup is closed');
+/** Whether the signup page is there at all: open, or taking applications. */
+export async function signupOpen(ctx: AppContext): Promise<boolean> {
+  return (await signupMode(ctx)) !== 'closed';
+}
+
+/** What POST /auth/signup answers, the same whether or not the email already has an account. */
+export const SIGNUP_ANSWERS: Record<Exclude<SignupMode, 'closed'>, string> = {
+  open: 'Check your inbox for a link to activate your account.',
+  review: 'Thank you for applying. We will email you once your application has been reviewed.',
+};
+
+/**
+ * Self-signup. Open: a pending partner and an invite link. Review: an application (status applied,
+ * no invite). Either way the admins are told (createPartner, in its transaction). The answers to the signup questions are stored either way.
+ * An existing email just gets what asking for a sign-in link gives it. Returns the mode it ran under.
+ */
+export async function signUp(
+  ctx: AppContext,
+  input: { email: string; name: string; applicationAnswers?: unknown },
+): Promise<Exclude<SignupMode, 'closed'>> {
+  const given = checkApplicationAnswers(input.applicationAnswers);
+  const mode = await signupMode(ctx);
+  if (mode === 'closed') throw new AppError('forbidden', 'partner signup is closed');
   const existing = await findPartnerByEmail(ctx.sql, input.email);
-  if (existing) return requestMagicLink(ctx, input.email);
+  if (existing) {
+    await requestMagicLink(ctx, input.email);
+    return mode;
+  }
+  const answers = given && Object.keys(given).length > 0 ? given : undefined;
   try {
-    await createPartner(ctx, { email: input.email, name: input.name, sendInvite: true, campaignGrantSource: 'signup' });
+    const partner = await createPartner(ctx, {
+      email: input.email,
+      name: input.name,
+      sendInvite: mode === 'open',
+      applied: mode === 'review',
+      applicationAnswers: answers,
+      campaignGrantSource: 'signup',
+    });
+    return mode;
   } catch (error) {
     // a concurrent signup with the same email won the race: answer as for an existing partner
-    if (error instanceof AppError && error.code === 'conflict') return;
+    if (error instanceof AppError && error.code === 'conflict') return mode;
     throw error;
   }
 }
+

@@ -40,6 +40,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /assets/docs.css',
   'GET /assets/:name',
   'GET /favicon.ico',
+  'GET /brand.css',
+  'GET /unsubscribe',
+  'POST /unsubscribe',
   'GET /r/:slug',
   'GET /client.js',
   'OPTIONS /clicks',
@@ -67,11 +70,13 @@ const RULES: Record<string, AuthRule> = {
   'POST /partners': 'partners:write',
   'GET /partners': 'partners:read',
   'GET /partners/:id': { scope: 'partners:read', ...P },
-  'PATCH /partners/:id': 'partners:write',
+  'PATCH /partners/:id': { scope: 'partners:write', ...P },
   'POST /partners/:id/invite': 'admin',
   'POST /partners/:id/revoke': 'partners:write',
   'DELETE /partners/:id': 'admin',
   'POST /partners/:id/reinstate': 'partners:write',
+  'POST /partners/:id/approve': 'partners:write',
+  'POST /partners/:id/decline': 'partners:write',
   'GET /partners/:id/commission-snapshot': { scope: 'partners:read', ...P },
   'POST /partners/:id/api-keys': 'admin',
   'POST /api-keys': 'admin',
@@ -258,7 +263,11 @@ const shared = (): Fixtures => ({
   commissions: () => commissionId,
   // the review queue's actions on one commission (/admin/review/:id/approve)
   review: () => commissionId,
+  // the applications queue's confirm pages name a partner (/admin/applications/:id/approve)
+  applications: () => owner,
   payouts: () => payoutId,
+  // an email template's preview (/admin/emails/:name/preview)
+  emails: () => 'payout_sent',
   campaigns: () => campaignId,
   codes: () => codeId,
   webhooks: () => endpointId,
@@ -272,10 +281,12 @@ const shared = (): Fixtures => ({
 function fresh(route: string): Fixtures {
   let endpoint: Promise<string> | undefined;
   return {
-    // invited and pending for the route that re-sends the invite, revoked for the one that reinstates
+    // invited and pending for the route that re-sends the invite, revoked for the one that reinstates,
+    // an application waiting for review for the ones that approve and decline
     partners: async () => {
       const { id } = await created(svc.api('POST', '/v1/partners', { body: { email: `fresh-${unique()}@example.com`, name: 'Fresh', sendInvite: route.endsWith('/invite') } }));
       if (route.endsWith('/reinstate')) await created(svc.api('POST', `/v1/partners/${id}/revoke`, { body: { reason: 'to reinstate' } }));
+      if (route.endsWith('/approve') || route.endsWith('/decline')) await svc.sql`update partners set activated_at = null, applied_at = now() where id = ${id}`;
       return id as string;
     },
     commissions: () => insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' }),
@@ -293,8 +304,9 @@ const unique = () => crypto.randomUUID().slice(0, 8);
 /** Valid bodies, so that validation (which runs before the auth check) never answers first. */
 const BODIES: Record<string, () => unknown> = {
   'POST /partners': () => ({ email: `new-${unique()}@example.com`, name: 'New', sendInvite: false }),
-  'PATCH /partners/:id': () => ({ name: 'Renamed' }),
+  'PATCH /partners/:id': () => ({ notifications: { monthlyStatement: false } }),
   'POST /partners/:id/revoke': () => ({ reason: 'matrix' }),
+  'POST /partners/:id/decline': () => ({ reason: 'matrix' }),
   'POST /partners/:id/api-keys': () => ({ name: 'partner key' }),
   'POST /api-keys': () => ({ name: 'scoped', scopes: ['partners:read'] }),
   'POST /events': () => ({ userId: `user-${unique()}`, type: 'signup' }),

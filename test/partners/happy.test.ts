@@ -185,6 +185,12 @@ describe('one partner', () => {
       payoutEmail: null,
       metadata: { tier: 'gold' },
       campaignIds: p.body.campaignIds,
+      // not an application (self-signup under review)
+      appliedAt: null,
+      applicationAnswers: null,
+      declineReason: null,
+      // every email on until the partner turns one off
+      notifications: { commissionAccrued: true, commissionApproved: true, payoutSent: true, monthlyStatement: true },
     });
   });
 

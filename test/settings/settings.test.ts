@@ -55,7 +55,7 @@ describe('settings', () => {
     [{ attributionWindowDays: 3651 }, 'attributionWindowDays', 'must be an integer from 1 to 3650'],
     [{ attributionWindowDays: 7.5 }, 'attributionWindowDays', 'must be an integer from 1 to 3650'],
     [{ attributionWindowDays: 'soon' }, 'attributionWindowDays', 'must be an integer from 1 to 3650'],
-    [{ partnerSignup: 'maybe' }, 'partnerSignup', 'must be one of "open", "closed", null'],
+    [{ partnerSignup: 'maybe' }, 'partnerSignup', 'must be one of "open", "closed", "review", null'],
   ])('%j is a 400 that says what is allowed', async (body, field, message) => {
     const before = await svc.api('GET', '/v1/settings');
     const res = await svc.api('PATCH', '/v1/settings', { body });

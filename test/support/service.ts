@@ -34,6 +34,8 @@ export type TestService = {
   partnerKey(partnerId: string): Promise<string>;
   /** Sends every due webhook delivery now and waits until each is sent and recorded. */
   deliverWebhooks(): Promise<void>;
+  /** Sends every due email of the outbox now and waits until each is recorded. */
+  deliverEmails(): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -102,6 +104,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
     publishableKey: async () => (await createApiKey(db.sql, { name: 'test', kind: 'publishable' })).key,
     partnerKey: async (partnerId) => (await createApiKey(db.sql, { name: 'test', kind: 'partner', partnerId })).key,
     deliverWebhooks: () => running.dispatcher.drain(),
+    deliverEmails: () => running.mailWorker.drain(),
     async stop() {
       await running.stop();
       // every event this service wrote, also those built in SQL (payout runs, bulk approval)

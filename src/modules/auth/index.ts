@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { paginate, readPage } from '../../lib/http';
-import { consumeLink, requestMagicLink, SENT, signUp } from '../../workflows/sign-in';
+import { consumeLink, requestMagicLink, SENT, SIGNUP_ANSWERS, signUp } from '../../workflows/sign-in';
 import { clientAddress } from '../links/address';
 import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
 import { authPlugin, readCookie } from './plugin';
@@ -95,11 +95,19 @@ export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
       '/auth/signup',
       async ({ body, set }) => {
         await takeSignInRequest(ctx.sql, body.email);
-        await signUp(ctx, body);
+        const mode = await signUp(ctx, body);
         set.status = 202;
-        return { ok: true, message: 'Check your inbox for a link to activate your account.' };
+        return { ok: true as const, message: SIGNUP_ANSWERS[mode] };
       },
-      { body: SignUpBody, response: SessionResponses.signUp, detail: { summary: 'Partner self-signup (PARTNER_SIGNUP=open)' } },
+      {
+        body: SignUpBody,
+        response: SessionResponses.signUp,
+        detail: {
+          summary: 'Partner self-signup (partnerSignup open or review)',
+          description:
+            'Open: creates a pending partner and mails the activation link. Review: stores an application (status `applied`, no invite) with its `applicationAnswers`, for an admin to approve or decline. The answer is the same whether or not the email already has an account.',
+        },
+      },
     )
     .get(
       '/auth/magic',

@@ -1,7 +1,7 @@
 // Request and response schemas of the API-key and sign-in routes.
 import { t } from 'elysia';
 import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
-import { Email, Name } from '../../lib/fields';
+import { ApplicationAnswersField, Email, Name } from '../../lib/fields';
 import { KEY_KINDS, SCOPES } from './scopes';
 
 const KeyName = t.String({ minLength: 1, maxLength: 200 });
@@ -19,7 +19,11 @@ export const ListApiKeysQuery = t.Object({ partnerId: t.Optional(t.String({ maxL
 export const ApiKeyParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 export const MagicLinkBody = t.Object({ email: Email });
-export const SignUpBody = t.Object({ email: Email, name: Name });
+export const SignUpBody = t.Object({
+  email: Email,
+  name: Name,
+  applicationAnswers: t.Optional(ApplicationAnswersField),
+});
 export const MagicLinkQuery = t.Object({ token: t.Optional(t.String({ maxLength: 200 })) });
 
 // ---- answers

@@ -5,9 +5,10 @@ import { paginate, readPage } from '../../lib/http';
 import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
 import { authPlugin, requirePartner } from '../auth/plugin';
 import { createApiKey } from '../auth/keys';
-import { conflict } from '../../lib/errors';
+import { AppError, conflict } from '../../lib/errors';
 import { ApiKeyResponses, CreatePartnerKeyBody } from '../auth/model';
-import { CreatePartnerBody, ListPartnersQuery, PartnerParams, PartnerResponses, RevokeBody, RevokeQuery, UpdatePartnerBody } from './model';
+import { approveApplication, declineApplication } from '../../workflows/applications';
+import { CreatePartnerBody, DeclineBody, ListPartnersQuery, PartnerParams, PartnerResponses, RevokeBody, RevokeQuery, UpdatePartnerBody } from './model';
 import {
   createPartner,
   getCommissionSnapshot,
@@ -52,10 +53,15 @@ export function partnerRoutes(ctx: AppContext) {
       '/partners',
       async ({ query }) => {
         const page = readPage(query, 'partner');
-        const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...page, email: query.email }), page.limit);
+        const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...page, email: query.email, status: query.status }), page.limit);
         return { partners: items.map(listItem), nextCursor };
       },
-      { auth: 'partners:read', query: ListPartnersQuery, response: PartnerResponses.list, detail: { summary: 'List partners' } },
+      {
+        auth: 'partners:read',
+        query: ListPartnersQuery,
+        response: PartnerResponses.list,
+        detail: { summary: 'List partners', description: '`status=applied` lists the applications waiting for review.' },
+      },
     )
     .get(
       '/partners/:id',
@@ -67,8 +73,22 @@ export function partnerRoutes(ctx: AppContext) {
     )
     .patch(
       '/partners/:id',
-      ({ params, body }) => updatePartner(ctx.sql, params.id, body),
-      { auth: 'partners:write', params: PartnerParams, body: UpdatePartnerBody, response: PartnerResponses.update, detail: { summary: 'Update a partner' } },
+      ({ params, body, principal }) => {
+        requirePartner(principal, params.id);
+        // a partner changes only which emails it receives here; the rest is the program's to set
+        const others = Object.keys(body).filter((field) => field !== 'notifications');
+        if (principal.kind === 'partner' && others.length > 0) {
+          throw new AppError('forbidden', `partners may change only notifications here (not ${others.join(', ')})`);
+        }
+        return updatePartner(ctx.sql, params.id, body);
+      },
+      {
+        auth: { scope: 'partners:write', partner: true },
+        params: PartnerParams,
+        body: UpdatePartnerBody,
+        response: PartnerResponses.update,
+        detail: { summary: 'Update a partner', description: 'A partner key (or session) may change its own `notifications` only.' },
+      },
     )
     .post('/partners/:id/invite', ({ params }) => reinvitePartner(ctx, params.id), {
       auth: 'admin',
@@ -94,6 +114,25 @@ export function partnerRoutes(ctx: AppContext) {
         detail: { summary: 'Revoke a partner and its API keys' },
       },
     )
+    .post('/partners/:id/approve', ({ params }) => approveApplication(ctx, params.id), {
+      auth: 'partners:write',
+      params: PartnerParams,
+      response: PartnerResponses.approve,
+      detail: {
+        summary: 'Approve an application (sends the invite)',
+        description: 'The partner must be `applied`; it becomes `pending` and is mailed the invite link. Any other status: 409.',
+      },
+    })
+    .post('/partners/:id/decline', ({ params, body }) => declineApplication(ctx, params.id, body), {
+      auth: 'partners:write',
+      params: PartnerParams,
+      body: DeclineBody,
+      response: PartnerResponses.decline,
+      detail: {
+        summary: 'Decline an application (mails the reason)',
+        description: 'The partner must be `applied`; it becomes `declined`, is mailed the reason and can never sign in. Any other status: 409.',
+      },
+    })
     .post('/partners/:id/reinstate', ({ params }) => reinstatePartner(ctx, params.id), {
       auth: 'partners:write',
       params: PartnerParams,
@@ -118,6 +157,7 @@ export function partnerRoutes(ctx: AppContext) {
       async ({ params, body, set }) => {
         const partner = await getPartner(ctx.sql, params.id);
         if (partner.status === 'revoked') throw conflict('partner is revoked');
+        if (partner.status === 'applied' || partner.status === 'declined') throw conflict(`partner is ${partner.status}: only an approved partner can have API keys`);
         set.status = 201;
         const { id, name, kind, scopes, partnerId, createdAt, key } = await createApiKey(ctx.sql, { name: body.name, kind: 'partner', partnerId: partner.id });
         return { id, name, kind, scopes, partnerId, createdAt, key };

@@ -7,6 +7,24 @@ import { CommissionSnapshot } from '../campaigns/rules';
 
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
 
+/** The emails a partner receives (DESIGN.md "Partner communications"); each on unless turned off. */
+export const Notifications = t.Object(
+  {
+    commissionAccrued: t.Boolean({ description: 'An email for each commission earned.' }),
+    commissionApproved: t.Boolean({ description: 'An email when a commission is approved.' }),
+    payoutSent: t.Boolean({ description: 'An email for each payout sent, listing the commissions it pays.' }),
+    monthlyStatement: t.Boolean({ description: "A statement of the month's commissions, early each month." }),
+  },
+  { additionalProperties: false },
+);
+// Declared unknown, as metadata is: Elysia's normaliser would drop unknown switches and turn an array
+// into `{}` before the schema sees them; checkNotifications() in the service decides.
+const NotificationsPatch = t.Unknown({
+  description: 'The switches to change (`commissionAccrued`, `commissionApproved`, `payoutSent`, `monthlyStatement`: booleans); the others stay.',
+  examples: [{ monthlyStatement: false }],
+});
+
+
 export const CreatePartnerBody = t.Object({
   email: Email,
   name: Name,
@@ -23,6 +41,7 @@ export const UpdatePartnerBody = t.Object({
   campaignIds: t.Optional(CampaignIds),
   billingConnectAccountId: t.Optional(t.Nullable(t.String({ minLength: 1, maxLength: 255 }))),
   payoutEmail: t.Optional(t.Nullable(Email, { description: 'Where payout notices go when not the sign-in email; null clears it. Lowercased on storage.' })),
+  notifications: t.Optional(NotificationsPatch),
 });
 
 export const RevokeBody = t.Optional(
@@ -33,6 +52,12 @@ export const RevokeQuery = t.Object({ reason: t.Optional(t.String({ maxLength: 1
 
 export const ListPartnersQuery = t.Object({
   email: t.Optional(t.String({ maxLength: 254 })),
+  // t.Union of literals: an absent optional UnionEnum would be filled with its first value
+  status: t.Optional(
+    t.Union([t.Literal('applied'), t.Literal('declined'), t.Literal('pending'), t.Literal('active'), t.Literal('revoked')], {
+      description: 'Only partners in this status; `applied` is the applications queue.',
+    }),
+  ),
   ...PageQuery,
 });
 
@@ -40,7 +65,13 @@ export const PartnerParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 // ---- answers
 
-const PartnerStatus = t.UnionEnum(['pending', 'active', 'revoked'], { description: 'pending until the invite is used; revoked while suspended.' });
+const PartnerStatus = t.UnionEnum(['pending', 'active', 'revoked', 'applied', 'declined'], {
+  description: 'applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.',
+});
+
+export const DeclineBody = t.Object({
+  reason: t.String({ minLength: 1, maxLength: 1000, pattern: '\\S', description: 'Mailed to the applicant.' }),
+});
 
 /** The full partner record (GET, PATCH, revoke, reinstate). */
 export const PartnerRecord = t.Object({
@@ -56,6 +87,10 @@ export const PartnerRecord = t.Object({
   payoutEmail: t.Nullable(t.String({ description: 'Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none.' })),
   metadata: t.Record(t.String(), t.Unknown()),
   campaignIds: t.Array(t.String()),
+  appliedAt: t.Nullable(Timestamp, { description: 'When the partner applied (self-signup under review); null when not an application.' }),
+  applicationAnswers: t.Nullable(t.Record(t.String(), t.String(), { description: 'Answers to the signup questions (website, audience, promotion); null when none were given.' })),
+  declineReason: t.Nullable(t.String({ description: 'Why the application was declined (mailed to the applicant).' })),
+  notifications: Notifications,
 });
 
 /** The answer to POST /partners (SPEC: id, email, name, activatedAt, createdAt, invited). */
@@ -100,4 +135,6 @@ export const PartnerResponses = {
   revoke: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 413) },
   reinstate: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 409, 413) },
   snapshot: { 200: SnapshotRecord, ...errors(400, 401, 403, 404) },
+  approve: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  decline: { 200: PartnerRecord, ...errors(400, 401, 403, 404, 409, 413) },
 };

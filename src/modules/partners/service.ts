@@ -8,18 +8,48 @@ import { idTime, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
+import { notifyAdminsOfSignup } from '../../mail/notify';
 import { inviteEmail } from '../../mail/templates';
+import { NOTIFICATION_KINDS, type Notifications } from '../../mail/template';
 import { issueMagicLink, magicLinkUrl } from '../auth/magic';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
 import { enqueueEvent } from '../webhooks/outbox';
+import type { ApplicationAnswers } from '../../lib/fields';
 import type { PartnerRecord, SnapshotRecord } from './model';
 
 export type Partner = typeof PartnerRecord.static;
 export type PartnerStatus = Partner['status'];
 
-export function partnerStatus(row: { activated_at: Date | null; revoked_at: Date | null }): PartnerStatus {
+/** The columns the status is read from; applied/approved/declined only exist for applications. */
+type StatusRow = {
+  activated_at: Date | null;
+  revoked_at: Date | null;
+  applied_at?: Date | null;
+  approved_at?: Date | null;
+  declined_at?: Date | null;
+};
+
+export function partnerStatus(row: StatusRow): PartnerStatus {
   if (row.revoked_at) return 'revoked';
+  if (row.declined_at) return 'declined';
+  if (row.applied_at && !row.approved_at) return 'applied';
   return row.activated_at ? 'active' : 'pending';
+}
+
+/** The SQL twin of partnerStatus, for the list filter (`p` is the partners alias). */
+function statusCondition(sql: Tx, status: PartnerStatus) {
+  switch (status) {
+    case 'revoked':
+      return sql`p.revoked_at is not null`;
+    case 'declined':
+      return sql`p.revoked_at is null and p.declined_at is not null`;
+    case 'applied':
+      return sql`p.revoked_at is null and p.declined_at is null and p.applied_at is not null and p.approved_at is null`;
+    case 'active':
+      return sql`p.revoked_at is null and p.declined_at is null and (p.applied_at is null or p.approved_at is not null) and p.activated_at is not null`;
+    case 'pending':
+      return sql`p.revoked_at is null and p.declined_at is null and (p.applied_at is null or p.approved_at is not null) and p.activated_at is null`;
+  }
 }
 
 /** The columns SELECT_PARTNER reads. */
@@ -35,7 +65,33 @@ type PartnerRow = {
   payout_email: string | null;
   metadata: Record<string, unknown> | null;
   campaign_ids: string[];
+  applied_at: Date | null;
+  approved_at: Date | null;
+  declined_at: Date | null;
+  decline_reason: string | null;
+  application_answers: ApplicationAnswers | null;
+  notifications: Partial<Notifications>;
 };
+
+/** The switches of a PATCH (undefined when absent), or a 400 naming each one that is wrong. */
+export function checkNotifications(value: unknown): Partial<Notifications> | undefined {
+  if (value === undefined) return undefined;
+  const field = 'notifications';
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AppError('invalid_body', `${field}: must be a JSON object`, [{ field, message: 'must be a JSON object' }]);
+  }
+  const details = Object.entries(value).flatMap(([key, on]) => {
+    if (!(NOTIFICATION_KINDS as readonly string[]).includes(key)) return [{ field: `${field}.${key}`, message: `is not an email kind (${NOTIFICATION_KINDS.join(', ')})` }];
+    return typeof on === 'boolean' ? [] : [{ field: `${field}.${key}`, message: 'must be true or false' }];
+  });
+  if (details.length > 0) throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  return value as Partial<Notifications>;
+}
+
+/** The stored switches with the defaults filled in: a kind never turned off is on. */
+export function notificationsOf(stored: Partial<Notifications> | null): Notifications {
+  return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, stored?.[kind] !== false])) as Notifications;
+}
 
 function toPartner(row: PartnerRow): Partner {
   return {
@@ -51,12 +107,17 @@ function toPartner(row: PartnerRow): Partner {
     payoutEmail: row.payout_email,
     metadata: row.metadata ?? {},
     campaignIds: row.campaign_ids,
+    appliedAt: iso(row.applied_at),
+    applicationAnswers: row.application_answers,
+    declineReason: row.decline_reason,
+    notifications: notificationsOf(row.notifications),
   };
 }
 
 const SELECT_PARTNER = (sql: Tx) => sql`
   select p.id, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
     p.billing_connect_account_id, p.payout_email, p.metadata,
+    p.applied_at, p.approved_at, p.declined_at, p.decline_reason, p.application_answers, p.notifications,
     coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
   from partners p`;
 
@@ -78,7 +139,7 @@ export async function findPartnerByEmail(sql: Tx, email: string): Promise<Partne
 
 export async function listPartners(
   sql: Sql,
-  filter: { email?: string; search?: string; limit: number; cursor?: string },
+  filter: { email?: string; search?: string; status?: PartnerStatus; limit: number; cursor?: string },
 ): Promise<Partner[]> {
   // `search`: a case-insensitive substring of the email or the name (the admin pages' search box)
   const like = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
@@ -87,6 +148,7 @@ export async function listPartners(
     where true
       ${filter.email !== undefined ? sql`and p.email = ${filter.email.toLowerCase()}` : sql``}
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
+      ${filter.status !== undefined ? sql`and ${statusCondition(sql, filter.status)}` : sql``}
       ${filter.cursor ? sql`and p.id < ${filter.cursor}` : sql``}
     order by p.id desc
     limit ${filter.limit + 1}`;
@@ -128,6 +190,10 @@ export type CreatePartnerInput = {
   campaignIds?: string[];
   campaignGrantSource?: 'admin' | 'offering' | 'signup';
   commissionSnapshot?: CommissionSnapshot;
+  /** A self-signup's answers to the signup questions, stored as given. */
+  applicationAnswers?: ApplicationAnswers;
+  /** Under partnerSignup = review: the partner waits as `applied`; no invite, whatever sendInvite says. */
+  applied?: boolean;
 };
 
 /**
@@ -136,7 +202,10 @@ export type CreatePartnerInput = {
  */
 export async function createPartner(ctx: AppContext, input: CreatePartnerInput): Promise<Partner & { invited: boolean }> {
   const email = input.email.trim().toLowerCase();
-  const sendInvite = input.sendInvite ?? true;
+  const applied = input.applied ?? false;
+  const sendInvite = !applied && (input.sendInvite ?? true);
+  // an application is neither invited nor active until an admin approves it
+  const activatedNow = !applied && !sendInvite;
   checkMetadata(input.metadata);
   if (input.commissionSnapshot) {
     const problems = ruleProblems(input.commissionSnapshot.rules, 'commissionSnapshot.rules');
@@ -150,9 +219,10 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
     const campaignIds = await resolveCampaignIds(tx, input.campaignIds);
     const id = newId('partner');
     const inserted = await tx`
-      insert into partners (id, email, name, metadata, activated_at)
+      insert into partners (id, email, name, metadata, activated_at, applied_at, application_answers)
       values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as JSONValue)},
-              ${sendInvite ? null : idTime(id)})
+              ${activatedNow ? idTime(id) : null}, ${applied ? idTime(id) : null},
+              ${input.applicationAnswers ? tx.json(input.applicationAnswers as JSONValue) : null})
       on conflict (email) do nothing
       returning id`;
     if (inserted.length === 0) throw conflict(`a partner with email ${email} already exists`);
@@ -178,6 +248,8 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
         campaignIds,
       });
     }
+    // a self-signup (open) or an application (review): the admins hear of it, with the partner
+    if (source === 'signup') await notifyAdminsOfSignup(tx, { id, name: partner.name, email, status: partner.status });
     const invite = sendInvite ? await issueMagicLink(tx, { purpose: 'invite', email, partnerId: id }) : null;
     return { partner, invite };
   });
@@ -193,10 +265,12 @@ export type UpdatePartnerInput = {
   campaignIds?: string[];
   billingConnectAccountId?: string | null;
   payoutEmail?: string | null;
+  notifications?: unknown;
 };
 
 export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerInput): Promise<Partner> {
   checkMetadata(input.metadata);
+  const notifications = checkNotifications(input.notifications);
   return sql.begin(async (tx) => {
     const [row] = await tx`
       update partners set
@@ -206,6 +280,7 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
           input.billingConnectAccountId === undefined ? tx`billing_connect_account_id` : input.billingConnectAccountId
         },
         payout_email = ${input.payoutEmail === undefined ? tx`payout_email` : (input.payoutEmail?.trim().toLowerCase() ?? null)},
+        notifications = notifications || ${tx.json((notifications ?? {}) as JSONValue)},
         updated_at = now()
       where id = ${id}
       returning id`;
@@ -255,6 +330,8 @@ export async function reinvitePartner(ctx: AppContext, id: string): Promise<{ ok
     const partner = await getPartner(tx, id);
     if (partner.status === 'active') throw conflict('partner has already accepted the invite');
     if (partner.status === 'revoked') throw conflict('partner is revoked; reinstate it first');
+    if (partner.status === 'applied') throw conflict('partner has applied; approve the application to send the invite');
+    if (partner.status === 'declined') throw conflict('the application was declined; no invite can be sent');
     const invite = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: id });
     return { partner, invite };
   });
@@ -274,6 +351,7 @@ export async function activatePartner(tx: Tx, id: string): Promise<void> {
   const [row] = await tx<{ id: string; email: string; name: string; activated_at: Date }[]>`
     update partners set activated_at = now(), updated_at = now()
     where id = ${id} and activated_at is null and revoked_at is null
+      and declined_at is null and (applied_at is null or approved_at is not null)
     returning id, email, name, activated_at`;
   if (!row) return;
   await enqueueEvent(tx, 'partner.activated', {

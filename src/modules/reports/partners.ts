@@ -12,6 +12,7 @@
 // Money is never added across currencies: every sum names one currency.
 import type { Sql } from '../../db';
 import { idFloor } from '../../lib/ids';
+import { partnerStatus, type PartnerStatus } from '../partners/service';
 
 /** A half-open time range; `start` null is all time. */
 export type Span = { start: Date | null; end: Date };
@@ -27,7 +28,7 @@ export type PartnerStatsRow = {
   id: string;
   name: string;
   email: string;
-  status: 'pending' | 'active' | 'revoked';
+  status: PartnerStatus;
   createdAt: Date;
   activatedAt: Date | null;
   revokedAt: Date | null;
@@ -46,6 +47,9 @@ type StatsQueryRow = {
   created_at: Date;
   activated_at: Date | null;
   revoked_at: Date | null;
+  applied_at: Date | null;
+  approved_at: Date | null;
+  declined_at: Date | null;
   billing_connect_account_id: string | null;
   clicks: number;
   conversions: number;
@@ -57,7 +61,10 @@ type StatsQueryRow = {
 const idRange = (sql: Sql, column: string, kind: 'attribution' | 'commission', span: Span) =>
   sql`${span.start ? sql`and ${sql(column)} >= ${idFloor(kind, span.start)}` : sql``} and ${sql(column)} < ${idFloor(kind, span.end)}`;
 
-const statusOf = (r: { activated_at: Date | null; revoked_at: Date | null }): PartnerStatsRow['status'] => (r.revoked_at ? 'revoked' : r.activated_at ? 'active' : 'pending');
+// applications (applied, declined) read as the API reads them
+const statusOf = partnerStatus;
+/** The "invited" filter: pending, so never an application still waiting or declined. */
+const INVITED = (sql: Sql) => sql`and p.revoked_at is null and p.activated_at is null and p.declined_at is null and (p.applied_at is null or p.approved_at is not null)`;
 
 /**
  * A page of partners matching `search` (substring of email or name, any case) and `status`, with
@@ -88,7 +95,7 @@ export async function partnerStats(
   const span = input.span;
   const rows = await sql<StatsQueryRow[]>`
     with matched as (
-      select p.id, p.name, p.email, p.created_at, p.activated_at, p.revoked_at, p.billing_connect_account_id,
+      select p.id, p.name, p.email, p.created_at, p.activated_at, p.revoked_at, p.applied_at, p.approved_at, p.declined_at, p.billing_connect_account_id,
         lower(p.name) as sort_name,
         case when p.revoked_at is not null then 2 when p.activated_at is null then 1 else 0 end as status_rank,
         count(*) over () as total
@@ -97,7 +104,7 @@ export async function partnerStats(
         ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
         ${input.status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
         ${input.status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
-        ${input.status === 'invited' ? sql`and p.revoked_at is null and p.activated_at is null` : sql``}
+        ${input.status === 'invited' ? INVITED(sql) : sql``}
       ${onPartner ? sql`order by ${inner[input.sort.key]!} ${dir}, p.id desc limit ${input.limit} offset ${input.offset}` : sql``}
     ),
     k as (
@@ -161,7 +168,7 @@ async function countPartners(sql: Sql, like: string | null, status: PartnerStatu
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
       ${status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
       ${status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
-      ${status === 'invited' ? sql`and p.revoked_at is null and p.activated_at is null` : sql``}`;
+      ${status === 'invited' ? INVITED(sql) : sql``}`;
   return row!.n;
 }
 
@@ -365,7 +372,7 @@ async function customerCount(sql: Sql, partnerId: string): Promise<number> {
 export async function partnersByIds(sql: Sql, ids: string[]): Promise<{ id: string; name: string; email: string; status: PartnerStatsRow['status'] }[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const rows = await sql<{ id: string; name: string; email: string; activated_at: Date | null; revoked_at: Date | null }[]>`
-    select id, name, email, activated_at, revoked_at from partners where id = any(${unique}) order by lower(name), id`;
+  const rows = await sql<{ id: string; name: string; email: string; activated_at: Date | null; revoked_at: Date | null; applied_at: Date | null; approved_at: Date | null; declined_at: Date | null }[]>`
+    select id, name, email, activated_at, revoked_at, applied_at, approved_at, declined_at from partners where id = any(${unique}) order by lower(name), id`;
   return rows.map((r) => ({ id: r.id, name: r.name, email: r.email, status: statusOf(r) }));
 }

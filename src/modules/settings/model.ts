@@ -7,11 +7,25 @@ import { errors, Timestamp } from '../../lib/http';
 // value; and the document generator drops null from the enum of a t.Nullable(t.UnionEnum(...))
 const Model = t.Union([t.Literal('last_click'), t.Literal('linear'), t.Literal('position')]);
 
+// Branding (DESIGN.md "Partner communications"): every email and the partner-facing pages show it.
+const ProgramName = t.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'The program\'s name, as emails and pages show it.', examples: ['Acme partners'] });
+const LogoUrl = t.String({ maxLength: 2000, pattern: '^https://[^\\s]+$', description: 'An https address of the logo image.', examples: ['https://acme.example/logo.png'] });
+const BrandColor = t.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'The accent colour, `#rrggbb` (stored in lower case).', examples: ['#0f766e'] });
+const SupportEmail = t.String({ format: 'email', maxLength: 254, description: 'Where partners write with questions; shown in every email.' });
+
 export const UpdateSettingsBody = t.Object(
   {
     attributionModel: t.Optional(Model),
     attributionWindowDays: t.Optional(t.Integer({ minimum: 1, maximum: 3650 })),
-    partnerSignup: t.Optional(t.Union([t.Literal('open'), t.Literal('closed'), t.Null()], { description: 'null: follow PARTNER_SIGNUP.' })),
+    programName: t.Optional(ProgramName),
+    logoUrl: t.Optional(t.Union([LogoUrl, t.Null()], { description: 'An https address of the logo image; null: the name stands alone.' })),
+    brandColor: t.Optional(t.Union([BrandColor, t.Null()], { description: '`#rrggbb`; null: the built-in accent.' })),
+    supportEmail: t.Optional(t.Union([SupportEmail, t.Null()], { description: 'null: emails name no support address.' })),
+    partnerSignup: t.Optional(
+      t.Union([t.Literal('open'), t.Literal('closed'), t.Literal('review'), t.Null()], {
+        description: 'open: partners sign themselves up; review: self-signups wait as applications an admin approves; null: follow PARTNER_SIGNUP.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -23,7 +37,11 @@ export const StoredSettings = t.Object({
   attributionModel: Model,
   // TypeBox's integer: Elysia's t.Integer also admits numeric strings (a request coercion)
   attributionWindowDays: Type.Integer({ minimum: 1, maximum: 3650, description: 'Clicks older than this many days do not count.' }),
-  partnerSignup: t.Union([t.Literal('open'), t.Literal('closed'), t.Null()], { description: 'null: PARTNER_SIGNUP applies.' }),
+  partnerSignup: t.Union([t.Literal('open'), t.Literal('closed'), t.Literal('review'), t.Null()], { description: 'null: PARTNER_SIGNUP applies.' }),
+  programName: ProgramName,
+  logoUrl: t.Union([LogoUrl, t.Null()]),
+  brandColor: t.Union([BrandColor, t.Null()]),
+  supportEmail: t.Union([SupportEmail, t.Null()]),
   updatedAt: Timestamp,
 });
 
@@ -31,7 +49,7 @@ export const StoredSettings = t.Object({
 export const SettingsRecord = t.Composite([
   StoredSettings,
   t.Object({
-    partnerSignupEffective: t.Union([t.Literal('open'), t.Literal('closed')], { description: 'What applies now: partnerSignup, or PARTNER_SIGNUP when it is null.' }),
+    partnerSignupEffective: t.Union([t.Literal('open'), t.Literal('closed'), t.Literal('review')], { description: 'What applies now: partnerSignup, or PARTNER_SIGNUP when it is null.' }),
   }),
 ]);
 

@@ -4,12 +4,18 @@ import { iso } from '../../lib/time';
 import type { StoredSettings, UpdateSettingsBody } from './model';
 
 export type Settings = typeof StoredSettings.static;
+
+const COLUMNS = ['attribution_model', 'attribution_window_days', 'partner_signup', 'program_name', 'logo_url', 'brand_color', 'support_email', 'updated_at'];
 export type AttributionModel = Settings['attributionModel'];
 
 type SettingsRow = {
   attribution_model: AttributionModel;
   attribution_window_days: number;
   partner_signup: Settings['partnerSignup'];
+  program_name: string;
+  logo_url: string | null;
+  brand_color: string | null;
+  support_email: string | null;
   updated_at: Date;
 };
 
@@ -18,12 +24,16 @@ function toSettings(row: SettingsRow): Settings {
     attributionModel: row.attribution_model,
     attributionWindowDays: row.attribution_window_days,
     partnerSignup: row.partner_signup,
+    programName: row.program_name,
+    logoUrl: row.logo_url,
+    brandColor: row.brand_color,
+    supportEmail: row.support_email,
     updatedAt: iso(row.updated_at)!,
   };
 }
 
 export async function getSettings(sql: Tx): Promise<Settings> {
-  const [row] = await sql<SettingsRow[]>`select attribution_model, attribution_window_days, partner_signup, updated_at from settings`;
+  const [row] = await sql<SettingsRow[]>`select ${sql(COLUMNS)} from settings`;
   return toSettings(row!);
 }
 
@@ -35,7 +45,11 @@ export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promi
       attribution_model = ${input.attributionModel ?? sql`attribution_model`},
       attribution_window_days = ${input.attributionWindowDays ?? sql`attribution_window_days`},
       partner_signup = ${input.partnerSignup === undefined ? sql`partner_signup` : input.partnerSignup},
+      program_name = ${input.programName === undefined ? sql`program_name` : input.programName.trim()},
+      logo_url = ${input.logoUrl === undefined ? sql`logo_url` : input.logoUrl},
+      brand_color = ${input.brandColor === undefined ? sql`brand_color` : (input.brandColor?.toLowerCase() ?? null)},
+      support_email = ${input.supportEmail === undefined ? sql`support_email` : (input.supportEmail?.toLowerCase() ?? null)},
       updated_at = now()
-    returning attribution_model, attribution_window_days, partner_signup, updated_at`;
+    returning ${sql(COLUMNS)}`;
   return toSettings(row!);
 }

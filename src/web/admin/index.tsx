@@ -25,6 +25,8 @@ import { webhookRoutes } from './webhooks';
 import { apiKeyRoutes } from './api-keys';
 import { codeRoutes } from './codes';
 import { reviewRoutes } from './review';
+import { applicationRoutes } from './applications';
+import { emailsRoutes } from './emails';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -86,12 +88,14 @@ export function adminRoutes(ctx: AppContext) {
     )
     .use(overviewRoutes(ctx, kit))
     .use(partnerRoutes(ctx, kit))
+    .use(applicationRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
     .use(reviewRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))
     .use(eventRoutes(ctx, kit))
     .use(campaignRoutes(ctx, kit))
     .use(settingsRoutes(ctx, kit))
+    .use(emailsRoutes(ctx, kit))
     .use(webhookRoutes(ctx, kit))
     .use(apiKeyRoutes(ctx, kit))
     .use(codeRoutes(ctx, kit));

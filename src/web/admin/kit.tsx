@@ -18,6 +18,7 @@ export const ADMIN_SIGN_IN = '/admin/sign-in';
 export const ADMIN_NAV: NavItem[] = [
   { href: '/admin', label: 'Overview' },
   { href: '/admin/partners', label: 'Partners' },
+  { href: '/admin/applications', label: 'Applications' },
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/review', label: 'Review' },
   { href: '/admin/payouts', label: 'Payouts' },
@@ -25,6 +26,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/campaigns', label: 'Campaigns' },
   { href: '/admin/webhooks', label: 'Webhooks' },
   { href: '/admin/api-keys', label: 'API keys' },
+  { href: '/admin/emails', label: 'Emails' },
   { href: '/admin/settings', label: 'Settings' },
 ];
 

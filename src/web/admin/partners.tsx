@@ -36,6 +36,7 @@ import {
 import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
 import { partnerFlagHistory } from '../../modules/fraud/review';
 import { PartnerFlags } from './review';
+import { ApplicationDialogs, ApplicationFacts } from './applications';
 import { csvResponse, csvStream } from '../../lib/csv';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CsrfInput, Field, formErrors, formList, schemaErrors, SelectField, type FormErrors } from '../forms';
@@ -918,6 +919,8 @@ function PartnerDetailPage(props: {
           <code safe>{p.id}</code>
         </dd>
       </dl>
+      <ApplicationFacts partner={p} />
+      <ApplicationDialogs page={props.page} partner={p} />
 
       <h2>Performance</h2>
       <div class="tools-row">

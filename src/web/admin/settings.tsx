@@ -22,6 +22,22 @@ const MODELS = [
 
 type Values = { attributionModel: string; attributionWindowDays: string; partnerSignup: string };
 
+/** The branding form's fields as typed (blank clears the optional ones). */
+type BrandValues = { programName: string; logoUrl: string; brandColor: string; supportEmail: string };
+
+const BRAND_PATH = `${PATH}/branding`;
+
+const BRAND_ERRORS: Record<string, string> = {
+  programName: 'a name of 1 to 100 characters',
+  logoUrl: 'an https:// address of an image, or blank for none',
+  brandColor: 'a colour as #rrggbb (for example #0f766e), or blank for the default',
+  supportEmail: 'an email address, or blank for none',
+};
+
+function toBrandValues(s: Settings): BrandValues {
+  return { programName: s.programName, logoUrl: s.logoUrl ?? '', brandColor: s.brandColor ?? '', supportEmail: s.supportEmail ?? '' };
+}
+
 /** A billing provider as the page shows it. */
 type Provider = (typeof PROVIDER_GUIDES)[number] & { connected: boolean; url: string; activity: ProviderActivity | undefined };
 
@@ -41,7 +57,9 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
       kit.page(request, async (page) => {
         const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
         const done = typeof query.done === 'string' ? query.done : undefined;
-        return render(<SettingsPage page={page} settings={s} values={toValues(s)} envSignup={ctx.config.partnerSignup} done={done} providers={billing} />);
+        return render(
+          <SettingsPage page={page} settings={s} values={toValues(s)} brand={toBrandValues(s)} envSignup={ctx.config.partnerSignup} done={done} providers={billing} />,
+        );
       }),
     )
     .post(PATH, ({ request, body }) =>
@@ -60,12 +78,39 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         if (errors.attributionWindowDays) errors.attributionWindowDays = 'a whole number of days, 1 to 3650';
         if (Object.keys(errors).length > 0) {
           const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
-          return render(<SettingsPage page={page} settings={s} values={values} errors={errors} envSignup={ctx.config.partnerSignup} providers={billing} />, {
+          return render(<SettingsPage page={page} settings={s} values={values} brand={toBrandValues(s)} errors={errors} envSignup={ctx.config.partnerSignup} providers={billing} />, {
             status: 400,
           });
         }
         await updateSettings(ctx.sql, input as UpdateSettingsInput);
         return seeOther(`${PATH}?done=saved`);
+      }),
+    )
+    .post(BRAND_PATH, ({ request, body }) =>
+      kit.form(request, body, PATH, async (page, form) => {
+        const brand: BrandValues = {
+          programName: (form.programName ?? '').trim(),
+          logoUrl: (form.logoUrl ?? '').trim(),
+          brandColor: (form.brandColor ?? '').trim(),
+          supportEmail: (form.supportEmail ?? '').trim(),
+        };
+        const input = {
+          programName: brand.programName,
+          logoUrl: brand.logoUrl || null,
+          brandColor: brand.brandColor || null,
+          supportEmail: brand.supportEmail || null,
+        };
+        const errors: FormErrors = schemaErrors(UpdateSettingsBody, input);
+        for (const field of Object.keys(errors)) if (BRAND_ERRORS[field]) errors[field] = BRAND_ERRORS[field];
+        if (Object.keys(errors).length > 0) {
+          const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
+          return render(
+            <SettingsPage page={page} settings={s} values={toValues(s)} brand={brand} brandErrors={errors} envSignup={ctx.config.partnerSignup} providers={billing} />,
+            { status: 400 },
+          );
+        }
+        await updateSettings(ctx.sql, input as UpdateSettingsInput);
+        return seeOther(`${PATH}?done=branding#branding`);
       }),
     );
 }
@@ -79,6 +124,8 @@ function SettingsPage(props: {
   settings: Settings;
   values: Values;
   errors?: FormErrors;
+  brand: BrandValues;
+  brandErrors?: FormErrors;
   envSignup: string;
   done?: string;
   providers: Provider[];
@@ -87,7 +134,7 @@ function SettingsPage(props: {
   return (
     <AdminLayout page={props.page} title="Settings" current={PATH} scripts={['/assets/copy.js']}>
       <h1>Settings</h1>
-      <Done texts={{ saved: 'Settings saved. New events use them from now on.' }} done={props.done} />
+      <Done texts={{ saved: 'Settings saved. New events use them from now on.', branding: 'Branding saved. Emails and partner pages show it from now on.' }} done={props.done} />
       <form method="post" action={PATH} novalidate class="narrow">
         <CsrfInput token={props.page.csrf} />
         <SelectField name="attributionModel" label="Attribution model" value={props.values.attributionModel} options={MODELS} error={e.attributionModel} />
@@ -105,6 +152,7 @@ function SettingsPage(props: {
           value={props.values.partnerSignup}
           options={[
             { value: 'open', label: 'Open: anyone may sign up at /portal/sign-up' },
+            { value: 'review', label: 'Review: anyone may apply; you approve or decline each application' },
             { value: 'closed', label: 'Closed: partners join by invitation only' },
             { value: 'default', label: `Service default (PARTNER_SIGNUP, now ${props.envSignup})` },
           ]}
@@ -112,8 +160,30 @@ function SettingsPage(props: {
         />
         <button type="submit">Save settings</button>
       </form>
+      <Branding values={props.brand} errors={props.brandErrors ?? {}} csrf={props.page.csrf} />
       <BillingProviders providers={props.providers} />
     </AdminLayout>
+  );
+}
+
+/** The program's name, logo, colour and support address: every email and partner page shows them. */
+function Branding(props: { values: BrandValues; errors: FormErrors; csrf: string }) {
+  const e = props.errors;
+  return (
+    <section aria-labelledby="branding-heading" id="branding">
+      <h2 id="branding-heading">Branding</h2>
+      <p class="hint">
+        Partners see these in every email and on the portal, sign-in and sign-up pages. <a href="/admin/emails">Preview the emails</a>.
+      </p>
+      <form method="post" action={BRAND_PATH} novalidate class="narrow">
+        <CsrfInput token={props.csrf} />
+        <Field name="programName" label="Program name" value={props.values.programName} error={e.programName} required />
+        <Field name="logoUrl" label="Logo address" type="url" hint="An https:// address of an image; blank: the name alone." value={props.values.logoUrl} error={e.logoUrl} />
+        <Field name="brandColor" label="Brand colour" hint="#rrggbb. Pages darken it if needed so text stays readable." value={props.values.brandColor} error={e.brandColor} placeholder="#0b5fcc" />
+        <Field name="supportEmail" label="Support email" type="email" hint="Shown in every email as the address for questions." value={props.values.supportEmail} error={e.supportEmail} />
+        <button type="submit">Save branding</button>
+      </form>
+    </section>
   );
 }
 

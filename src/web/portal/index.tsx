@@ -28,7 +28,10 @@ import {
 } from '../../modules/reports/portal';
 import { payoutDue } from '../../modules/payouts/due';
 import { partnerMainCurrency } from '../../modules/reports/partners';
-import { requestMagicLink, SENT, signUp, signupOpen } from '../../workflows/sign-in';
+import { requestMagicLink, SENT, SIGNUP_ANSWERS, signUp, signupMode, signupOpen } from '../../workflows/sign-in';
+import { checkApplicationAnswers } from '../../lib/fields';
+import { loadBrand } from '../../mail/brand';
+import { pageBrand } from '../brand';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { formErrors, formFields, schemaErrors, type FormErrors } from '../forms';
 import { parseRange } from '../range';
@@ -50,6 +53,7 @@ import {
   SignupClosedPage,
   SignUpPage,
   type ProgramPitch,
+  type SignUpValues,
 } from './pages';
 import { ProfilePage, type ProfileValues } from './profile';
 import { campaignTerms, nextPayoutRun, payoutTermsText, type PayoutOutlook } from './terms';
@@ -70,6 +74,17 @@ function queryOf(request: Request): Record<string, string> {
 }
 
 const PayoutEmail = t.Union([t.Literal(''), Email]);
+
+/** The signup questions' problems (details `applicationAnswers.website`…) beside their fields. */
+function answerErrors(error: unknown): FormErrors {
+  if (!(error instanceof AppError) || !Array.isArray(error.details)) return {};
+  const out: FormErrors = {};
+  for (const d of error.details as { field: string; message: string }[]) {
+    const key = d.field.replace(/^applicationAnswers\./, '');
+    if (key !== d.field) out[key] ??= d.message;
+  }
+  return out;
+}
 
 export function portalRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
@@ -114,6 +129,9 @@ export function portalRoutes(ctx: AppContext) {
     return render(<RefusedPage message={error.message} back={back} />, { status: error.status });
   }
 
+  /** The program's branding for the signed-out pages (sign-in, sign-up). */
+  const brandOf = async () => pageBrand(await loadBrand(ctx.sql, ctx.config.baseUrl));
+
   /** The pre-session CSRF token for a signed-out page, setting its cookie when the browser has none. */
   function anonCsrf(request: Request): { csrf: string; headers: Record<string, string> } {
     const { secret, setCookie } = anonSecret(request, secure);
@@ -127,7 +145,7 @@ export function portalRoutes(ctx: AppContext) {
         const guard = await guardPartner(ctx, request);
         if (guard.kind === 'partner') return seeOther('/portal');
         const { csrf, headers } = anonCsrf(request);
-        return render(<SignInPage csrf={csrf} signupOpen={await signupOpen(ctx)} />, { headers });
+        return render(<SignInPage brand={await brandOf()} csrf={csrf} signupOpen={await signupOpen(ctx)} />, { headers });
       })
       .post(SIGN_IN, ({ request, body }) =>
         anonForm(request, body, SIGN_IN, async (form, csrf) => {
@@ -135,39 +153,57 @@ export function portalRoutes(ctx: AppContext) {
           const email = (form.email ?? '').trim();
           const errors = schemaErrors(t.Object({ email: Email }), { email });
           if (Object.keys(errors).length > 0) {
-            return render(<SignInPage csrf={csrf} email={email} errors={errors} signupOpen={open} />, { status: 400 });
+            return render(<SignInPage brand={await brandOf()} csrf={csrf} email={email} errors={errors} signupOpen={open} />, { status: 400 });
           }
           try {
             await takeSignInRequest(ctx.sql, email);
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             // the limit is per email: say so beside the email field
-            return render(<SignInPage csrf={csrf} email={email} errors={{ email: error.message }} signupOpen={open} />, { status: error.status });
+            return render(<SignInPage brand={await brandOf()} csrf={csrf} email={email} errors={{ email: error.message }} signupOpen={open} />, { status: error.status });
           }
           await requestMagicLink(ctx, email);
-          return render(<SignInPage csrf={csrf} sent={SENT.message} signupOpen={open} />);
+          return render(<SignInPage brand={await brandOf()} csrf={csrf} sent={SENT.message} signupOpen={open} />);
         }),
       )
       .get('/portal/sign-up', async ({ request }) => {
-        if (!(await signupOpen(ctx))) return render(<SignupClosedPage />, { status: 404 });
+        const mode = await signupMode(ctx);
+        if (mode === 'closed') return render(<SignupClosedPage brand={await brandOf()} />, { status: 404 });
         const { csrf, headers } = anonCsrf(request);
-        return render(<SignUpPage csrf={csrf} pitch={await programPitch()} />, { headers });
+        return render(<SignUpPage brand={await brandOf()} csrf={csrf} mode={mode} pitch={await programPitch()} />, { headers });
       })
       .post('/portal/sign-up', ({ request, body }) =>
         anonForm(request, body, '/portal/sign-up', async (form, csrf) => {
-          const values = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim() };
+          const mode = await signupMode(ctx);
+          if (mode === 'closed') return render(<SignupClosedPage brand={await brandOf()} />, { status: 404 });
+          const values: SignUpValues = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim() };
+          // the questions only under review; a blank answer is no answer
+          const answers: Record<string, string> = {};
+          if (mode === 'review') {
+            for (const key of ['website', 'audience', 'promotion'] as const) {
+              values[key] = (form[key] ?? '').trim();
+              if (values[key]) answers[key] = values[key]!;
+            }
+          }
+          const page = async (status: number, errors: FormErrors) =>
+            render(<SignUpPage brand={await brandOf()} csrf={csrf} mode={mode} pitch={await programPitch()} values={values} errors={errors} />, { status });
           const errors = schemaErrors(t.Object({ email: Email, name: Name }), values);
-          if (Object.keys(errors).length > 0) return render(<SignUpPage csrf={csrf} pitch={await programPitch()} values={values} errors={errors} />, { status: 400 });
           try {
-            await takeSignInRequest(ctx.sql, values.email);
-            await signUp(ctx, values);
+            checkApplicationAnswers(answers);
           } catch (error) {
-            if (error instanceof AppError && error.code === 'forbidden') return render(<SignupClosedPage />, { status: 404 });
+            Object.assign(errors, answerErrors(error));
+          }
+          if (Object.keys(errors).length > 0) return page(400, errors);
+          try {
+            await takeSignInRequest(ctx.sql, values.email!);
+            const ran = await signUp(ctx, { email: values.email!, name: values.name!, applicationAnswers: mode === 'review' ? answers : undefined });
+            return render(<SignUpPage brand={await brandOf()} csrf={csrf} mode={ran} pitch={{ terms: [], payoutTerms: '' }} sent={SIGNUP_ANSWERS[ran]} />);
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'forbidden') return render(<SignupClosedPage brand={await brandOf()} />, { status: 404 });
             const problems = formErrors(error, ['email', 'name']);
             if (!problems) throw error;
-            return render(<SignUpPage csrf={csrf} pitch={await programPitch()} values={values} errors={problems} />, { status: (error as AppError).status });
+            return page((error as AppError).status, { ...problems, ...answerErrors(error) });
           }
-          return render(<SignUpPage csrf={csrf} pitch={{ terms: [], payoutTerms: '' }} sent="Check your inbox for a link to activate your account." />);
         }),
       )
       // ----------------------------------------------------------------- signed in

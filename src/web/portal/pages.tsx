@@ -2,6 +2,7 @@
 import type { Commission } from '../../modules/commissions/service';
 import type { PayoutView } from '../../modules/payouts/service';
 import { CsrfInput, Field, type FormErrors } from '../forms';
+import type { PageBrand } from '../brand';
 import { day, Layout, Notice } from '../layout';
 import type { PartnerPage } from '../session';
 import { attr, Badge, EmptyState, MoneyCell, Pager, payoutBadge, NumHead } from '../ui';
@@ -14,9 +15,9 @@ export { PortalLayout };
 // ---------------------------------------------------------------------------------------------
 // Signed out
 
-export function SignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string; signupOpen: boolean }) {
+export function SignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string; signupOpen: boolean; brand?: PageBrand }) {
   return (
-    <Layout title="Sign in">
+    <Layout title="Sign in" brand={props.brand}>
       <div class="narrow">
         <h1>Partner sign-in</h1>
         {!!props.sent && <Notice kind="ok" text={props.sent} />}
@@ -40,11 +41,34 @@ export function SignInPage(props: { csrf: string; email?: string; errors?: FormE
 /** The program's pitch on the signup page: its live campaigns' terms and the payout terms. */
 export type ProgramPitch = { terms: CampaignTerms[]; payoutTerms: string };
 
-export function SignUpPage(props: { csrf: string; pitch: ProgramPitch; values?: { email?: string; name?: string }; errors?: FormErrors; sent?: string }) {
+/** The signup form's values: the account fields and, under review, the signup questions. */
+export type SignUpValues = { email?: string; name?: string; website?: string; audience?: string; promotion?: string };
+
+export function SignUpPage(props: {
+  csrf: string;
+  pitch: ProgramPitch;
+  /** review: the questions are asked and the partner waits for an admin. */
+  mode: 'open' | 'review';
+  values?: SignUpValues;
+  errors?: FormErrors;
+  sent?: string;
+  brand?: PageBrand;
+}) {
   if (props.sent) {
     // done: the form is not shown again, the next step is in the inbox
-    return (
-      <Layout title="Check your inbox">
+    return props.mode === 'review' ? (
+      <Layout title="Application received" brand={props.brand}>
+        <div class="done-state" id="application-received">
+          <h1>Application received</h1>
+          <Notice kind="ok" text={props.sent} />
+          <p>We read every application. If it is approved, you get an email with a link to activate your account; if not, an email saying why.</p>
+          <p>
+            <a href="/portal/sign-in">Go to sign-in</a>
+          </p>
+        </div>
+      </Layout>
+    ) : (
+      <Layout title="Check your inbox" brand={props.brand}>
         <div class="done-state">
           <h1>Check your inbox</h1>
           <Notice kind="ok" text={props.sent} />
@@ -56,10 +80,13 @@ export function SignUpPage(props: { csrf: string; pitch: ProgramPitch; values?: 
       </Layout>
     );
   }
+  const review = props.mode === 'review';
+  const v = props.values ?? {};
+  const e = props.errors ?? {};
   return (
-    <Layout title="Become a partner">
+    <Layout title={review ? 'Apply to become a partner' : 'Become a partner'} brand={props.brand}>
       <div class="narrow">
-        <h1>Become a partner</h1>
+        <h1>{review ? 'Apply to become a partner' : 'Become a partner'}</h1>
         <section class="pitch" aria-labelledby="pitch-title">
           <h2 id="pitch-title">What you earn</h2>
           <p>Share your links; every customer they bring earns you a commission on these terms:</p>
@@ -68,13 +95,22 @@ export function SignUpPage(props: { csrf: string; pitch: ProgramPitch; values?: 
             {props.pitch.payoutTerms}
           </p>
         </section>
-        <h2>Sign up</h2>
-        {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
+        <h2>{review ? 'Apply' : 'Sign up'}</h2>
+        {review && <p>Every application is reviewed by the program. Tell us a little about how you would promote it; all three questions are optional.</p>}
+        {!!e._form && <Notice kind="error" text={e._form} />}
         <form method="post" action="/portal/sign-up" novalidate>
           <CsrfInput token={props.csrf} />
-          <Field name="name" label="Name" value={props.values?.name} error={props.errors?.name} required autocomplete="name" />
-          <Field name="email" label="Email" type="email" value={props.values?.email} error={props.errors?.email} required autocomplete="email" />
-          <button type="submit">Sign up</button>
+          <Field name="name" label="Name" value={v.name} error={e.name} required autocomplete="name" />
+          <Field name="email" label="Email" type="email" value={v.email} error={e.email} required autocomplete="email" />
+          {review && (
+            <fieldset class="questions">
+              <legend>About you</legend>
+              <Field name="website" label="Website" type="url" value={v.website} error={e.website} hint="Your site, channel or profile: https://…" autocomplete="url" />
+              <AnswerArea name="audience" label="Audience" hint="Who reads or watches you, and roughly how many." value={v.audience} error={e.audience} max={1000} />
+              <AnswerArea name="promotion" label="How will you promote us?" hint="Posts, videos, newsletter, comparison pages…" value={v.promotion} error={e.promotion} max={2000} />
+            </fieldset>
+          )}
+          <button type="submit">{review ? 'Send application' : 'Sign up'}</button>
         </form>
         <p>
           Already a partner? <a href="/portal/sign-in">Sign in</a>.
@@ -84,9 +120,33 @@ export function SignUpPage(props: { csrf: string; pitch: ProgramPitch; values?: 
   );
 }
 
-export function SignupClosedPage() {
+/** A long optional answer: label above, hint below it, error below the box. */
+function AnswerArea(props: { name: string; label: string; hint: string; value?: string; error?: string; max: number }) {
+  const id = `f-${props.name}`;
+  const described = [`${id}-hint`, props.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <Layout title="Signup closed">
+    <div class={props.error ? 'field invalid' : 'field'}>
+      <label for={id} safe>
+        {props.label}
+      </label>
+      <small id={`${id}-hint`} safe>
+        {props.hint}
+      </small>
+      <textarea id={id} name={props.name} rows="3" maxlength={String(props.max)} aria-invalid={props.error ? 'true' : undefined} aria-describedby={described} safe>
+        {props.value ?? ''}
+      </textarea>
+      {!!props.error && (
+        <p class="error" id={`${id}-error`} safe>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function SignupClosedPage(props: { brand?: PageBrand } = {}) {
+  return (
+    <Layout title="Signup closed" brand={props.brand}>
       <div class="narrow">
         <h1>Signup is closed</h1>
         <p>This partner program takes new partners by invitation only.</p>

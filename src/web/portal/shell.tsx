@@ -9,6 +9,7 @@ const NAV: NavItem[] = [
   { href: '/portal/codes', label: 'Codes' },
   { href: '/portal/commissions', label: 'Commissions' },
   { href: '/portal/payouts', label: 'Payouts' },
+  { href: '/portal/notifications', label: 'Emails' },
   { href: '/portal/profile', label: 'Profile' },
 ];
 
@@ -21,6 +22,7 @@ export function PortalLayout(props: { page: PartnerPage; title: string; current:
       current={props.current}
       signOut={{ action: '/portal/sign-out', csrf: props.page.csrf }}
       scripts={props.scripts}
+      brand={props.page.brand}
     >
       {props.children}
     </Layout>

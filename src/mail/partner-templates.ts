@@ -1,0 +1,157 @@
+// Emails to partners about their money. Each has a notification switch (and so an unsubscribe link).
+import type { Tx } from '../db';
+import { formatMinor } from '../lib/money';
+import { button, facts, heading, p, table } from './render';
+import { defineTemplate } from './template';
+
+const money = (amount: string, currency: string) => `${amount} ${currency}`;
+const day = (iso: string) => iso.slice(0, 10);
+
+type Accrued = { partnerName: string; commissionId: string; amount: string; currency: string; campaignName: string };
+type Approved = { partnerName: string; commissionId: string; amount: string; currency: string };
+type PayoutLine = { commissionId: string; createdAt: string; campaignName: string; amount: string };
+type PayoutSent = {
+  partnerName: string;
+  payoutId: string;
+  amount: string;
+  currency: string;
+  paidAt: string;
+  reference: string | null;
+  commissions: PayoutLine[];
+  clawbacks: string;
+};
+export type StatementLine = { currency: string; earned: string; approved: string; paid: string; reversed: string; count: number };
+type Statement = { partnerName: string; month: string; lines: StatementLine[] };
+
+const monthName = (month: string) =>
+  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+export const partnerTemplates = {
+  commission_accrued: defineTemplate<Accrued>({
+    title: 'Commission earned',
+    audience: 'partner',
+    notification: 'commissionAccrued',
+    async load(sql: Tx, stored: Accrued & { campaignId?: string }) {
+      const [c] = await sql<{ name: string }[]>`select name from campaigns where id = ${stored.campaignId ?? ''}`;
+      return { ...stored, campaignName: c?.name ?? stored.campaignName ?? '' };
+    },
+    subject: (d) => `You earned ${money(d.amount, d.currency)}`,
+    body: (d, b) => [
+      heading(`You earned ${money(d.amount, d.currency)}`),
+      p(`Hi ${d.partnerName}, a sale you referred earned you a commission. It is pending until the holdback period ends; then it is approved and paid in the next payout.`),
+      facts([
+        ['Amount', money(d.amount, d.currency)],
+        ['Campaign', d.campaignName],
+        ['Commission', d.commissionId],
+      ]),
+      button('See your commissions', `${b.baseUrl}/portal/commissions`),
+    ],
+    sample: { partnerName: 'Ada Lovelace', commissionId: 'com_01jd8x0000000000000000000a', amount: '12.50', currency: 'USD', campaignName: 'Spring launch' },
+  }),
+
+  commission_approved: defineTemplate<Approved>({
+    title: 'Commission approved',
+    audience: 'partner',
+    notification: 'commissionApproved',
+    subject: (d) => `Your commission of ${money(d.amount, d.currency)} is approved`,
+    body: (d, b) => [
+      heading('Commission approved'),
+      p(`Hi ${d.partnerName}, your commission of ${money(d.amount, d.currency)} is approved. It will be paid in the next payout.`),
+      facts([
+        ['Amount', money(d.amount, d.currency)],
+        ['Commission', d.commissionId],
+      ]),
+      button('See your commissions', `${b.baseUrl}/portal/commissions`),
+    ],
+    sample: { partnerName: 'Ada Lovelace', commissionId: 'com_01jd8x0000000000000000000a', amount: '12.50', currency: 'USD' },
+  }),
+
+  payout_sent: defineTemplate<PayoutSent>({
+    title: 'Payout sent',
+    audience: 'partner',
+    notification: 'payoutSent',
+    async load(sql: Tx, stored: { partnerName: string; payoutId: string }) {
+      const [payout] = await sql<{ amount: bigint; clawbacks_amount: bigint; currency: string; paid_at: Date | null; provider_reference: string | null }[]>`
+        select amount, clawbacks_amount, currency, paid_at, provider_reference from payouts where id = ${stored.payoutId}`;
+      if (!payout) throw new Error(`payout ${stored.payoutId} not found`);
+      const lines = await sql<{ id: string; created_at: Date; amount: bigint; campaign: string | null }[]>`
+        select c.id, c.created_at, c.amount, k.name as campaign
+        from commissions c left join campaigns k on k.id = c.campaign_id
+        where c.payout_id = ${stored.payoutId}
+        order by c.id`;
+      return {
+        partnerName: stored.partnerName,
+        payoutId: stored.payoutId,
+        amount: formatMinor(payout.amount, payout.currency),
+        currency: payout.currency,
+        paidAt: (payout.paid_at ?? new Date()).toISOString(),
+        reference: payout.provider_reference,
+        clawbacks: formatMinor(payout.clawbacks_amount, payout.currency),
+        commissions: lines.map((l) => ({
+          commissionId: l.id,
+          createdAt: l.created_at.toISOString(),
+          campaignName: l.campaign ?? '',
+          amount: formatMinor(l.amount, payout.currency),
+        })),
+      };
+    },
+    subject: (d) => `Payout sent: ${money(d.amount, d.currency)}`,
+    body: (d, b) => [
+      heading(`We sent you ${money(d.amount, d.currency)}`),
+      p(`Hi ${d.partnerName}, your payout is on its way. It pays the ${d.commissions.length === 1 ? 'commission' : `${d.commissions.length} commissions`} below.`),
+      facts([
+        ['Payout', d.payoutId],
+        ['Paid on', day(d.paidAt)],
+        ...(d.reference ? ([['Reference', d.reference]] as [string, string][]) : []),
+        ...(d.clawbacks !== '0' && !/^0\.0*$/.test(d.clawbacks) ? ([['Refunds netted', `-${money(d.clawbacks, d.currency)}`]] as [string, string][]) : []),
+      ]),
+      table(
+        ['Commission', 'Date', 'Campaign', `Amount (${d.currency})`],
+        d.commissions.map((c) => [c.commissionId, day(c.createdAt), c.campaignName, c.amount]),
+        [3],
+      ),
+      button('See your payouts', `${b.baseUrl}/portal/payouts`),
+    ],
+    sample: {
+      partnerName: 'Ada Lovelace',
+      payoutId: 'pay_01jd8x0000000000000000000a',
+      amount: '37.50',
+      currency: 'USD',
+      paidAt: '2026-11-01T09:00:00.000Z',
+      reference: 'tr_1QxExample',
+      clawbacks: '0.00',
+      commissions: [
+        { commissionId: 'com_01jd8x0000000000000000000a', createdAt: '2026-09-12T10:00:00.000Z', campaignName: 'Spring launch', amount: '12.50' },
+        { commissionId: 'com_01jd8x0000000000000000000b', createdAt: '2026-09-20T16:30:00.000Z', campaignName: 'Spring launch', amount: '25.00' },
+      ],
+    },
+  }),
+
+  monthly_statement: defineTemplate<Statement>({
+    title: 'Monthly statement',
+    audience: 'partner',
+    notification: 'monthlyStatement',
+    subject: (d) => `Your statement for ${monthName(d.month)}`,
+    body: (d, b) => [
+      heading(`Your statement for ${monthName(d.month)}`),
+      d.lines.length === 0
+        ? p(`Hi ${d.partnerName}, no commissions moved in ${monthName(d.month)}. Share your links to earn more.`)
+        : p(`Hi ${d.partnerName}, here is what happened to your commissions in ${monthName(d.month)}.`),
+      ...(d.lines.length === 0
+        ? []
+        : [
+            table(
+              ['Currency', 'Earned', 'Approved', 'Paid', 'Reversed'],
+              d.lines.map((l) => [l.currency, l.earned, l.approved, l.paid, l.reversed]),
+              [1, 2, 3, 4],
+            ),
+          ]),
+      button('Open your dashboard', `${b.baseUrl}/portal`),
+    ],
+    sample: {
+      partnerName: 'Ada Lovelace',
+      month: '2026-10',
+      lines: [{ currency: 'USD', earned: '87.50', approved: '50.00', paid: '37.50', reversed: '12.50', count: 7 }],
+    },
+  }),
+};
