@@ -15,6 +15,7 @@ import { commissionLifecycleRoutes } from './modules/commissions/lifecycle-route
 import { eventRoutes } from './modules/events';
 import { campaignRoutes } from './modules/campaigns';
 import { codeRoutes } from './modules/codes';
+import { groupRoutes } from './modules/groups';
 import { linkRoutes } from './modules/links';
 import { addCorsHeaders, rememberServer } from './modules/links/address';
 import { redirectRoutes } from './modules/links/redirect';
@@ -46,6 +47,7 @@ export function createApp(ctx: AppContext) {
       .use(webhookRoutes(ctx))
       .use(campaignRoutes(ctx))
       .use(codeRoutes(ctx))
+      .use(groupRoutes(ctx))
       .use(settingsRoutes(ctx))
       .use(linkRoutes(ctx));
 

@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   session: 'ses',
   magicLink: 'mgl',
   promotionCode: 'pcd',
+  group: 'grp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

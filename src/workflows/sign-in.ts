@@ -9,7 +9,7 @@ import { createSession } from '../modules/auth/sessions';
 import { recordSignInNetwork } from '../modules/fraud/service';
 import { networkHash } from '../modules/fraud/signals';
 import { loadClickSalt } from '../modules/links/service';
-import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../modules/partners/service';
+import { activatePartner, createPartner, findPartner, findPartnerByEmail, findRecruiter } from '../modules/partners/service';
 
 /** The answer to a sign-in request, the same for any email. */
 export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
@@ -70,12 +70,14 @@ export async function signupOpen(ctx: AppContext): Promise<boolean> {
 }
 
 /** Self-signup: a pending partner and an invite link; an existing email just gets a sign-in link. */
-export async function signUp(ctx: AppContext, input: { email: string; name: string }): Promise<void> {
+export async function signUp(ctx: AppContext, input: { email: string; name: string; ref?: string }): Promise<void> {
   if (!(await signupOpen(ctx))) throw new AppError('forbidden', 'partner signup is closed');
   const existing = await findPartnerByEmail(ctx.sql, input.email);
   if (existing) return requestMagicLink(ctx, input.email);
   try {
-    await createPartner(ctx, { email: input.email, name: input.name, sendInvite: true, campaignGrantSource: 'signup' });
+    // a recruiting link's ref credits its partner as recruiter; a stale or revoked one is ignored, never an error
+    const referredBy = await findRecruiter(ctx.sql, input.ref);
+    await createPartner(ctx, { email: input.email, name: input.name, sendInvite: true, campaignGrantSource: 'signup', referredBy });
   } catch (error) {
     // a concurrent signup with the same email won the race: answer as for an existing partner
     if (error instanceof AppError && error.code === 'conflict') return;

@@ -19,7 +19,11 @@ export const ListApiKeysQuery = t.Object({ partnerId: t.Optional(t.String({ maxL
 export const ApiKeyParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 export const MagicLinkBody = t.Object({ email: Email });
-export const SignUpBody = t.Object({ email: Email, name: Name });
+export const SignUpBody = t.Object({
+  email: Email,
+  name: Name,
+  ref: t.Optional(t.String({ maxLength: 64, description: "A recruiting link's ref (the recruiter's partner id); an unknown or revoked one is ignored." })),
+});
 export const MagicLinkQuery = t.Object({ token: t.Optional(t.String({ maxLength: 200 })) });
 
 // ---- answers

@@ -17,6 +17,14 @@ const StripeCouponId = t.Nullable(
   }),
 );
 
+const RecruiterPercent = t.Nullable(
+  t.Number({
+    exclusiveMinimum: 0,
+    maximum: 100,
+    description: 'Percent (up to 4 decimals) of each commission a recruit accrues in this campaign that its recruiter (referredBy) earns as a recruit_override commission; null: off.',
+  }),
+);
+
 export const CreateCampaignBody = t.Object({
   name: Name,
   destinationUrl: DestinationUrl,
@@ -24,6 +32,7 @@ export const CreateCampaignBody = t.Object({
   holdbackDays: t.Optional(HoldbackDays),
   rules: t.Optional(Rules),
   stripeCouponId: t.Optional(StripeCouponId),
+  recruiterPercent: t.Optional(RecruiterPercent),
 });
 
 export const UpdateCampaignBody = t.Object({
@@ -33,6 +42,7 @@ export const UpdateCampaignBody = t.Object({
   holdbackDays: t.Optional(HoldbackDays),
   rules: t.Optional(Rules),
   stripeCouponId: t.Optional(StripeCouponId),
+  recruiterPercent: t.Optional(RecruiterPercent),
   archived: t.Optional(t.Boolean({ description: 'true archives, false unarchives.' })),
 });
 
@@ -55,6 +65,7 @@ export const CampaignRecord = t.Object({
   holdbackDays: t.Nullable(Type.Integer({ minimum: 0, description: 'null: HOLDBACK_DAYS applies.' })),
   rules: Rules,
   stripeCouponId: t.Nullable(t.String(), { description: "The Stripe coupon new promotion codes of this campaign are created on; null: none." }),
+  recruiterPercent: t.Nullable(t.Number({ description: 'Percent of each recruit commission its recruiter earns (recruit_override); null: off.' })),
   createdAt: Timestamp,
   archivedAt: t.Nullable(Timestamp),
 });

@@ -52,7 +52,7 @@ export function partnerRoutes(ctx: AppContext) {
       '/partners',
       async ({ query }) => {
         const page = readPage(query, 'partner');
-        const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...page, email: query.email }), page.limit);
+        const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...page, email: query.email, groupId: query.groupId }), page.limit);
         return { partners: items.map(listItem), nextCursor };
       },
       { auth: 'partners:read', query: ListPartnersQuery, response: PartnerResponses.list, detail: { summary: 'List partners' } },

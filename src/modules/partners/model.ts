@@ -6,6 +6,8 @@ import { Metadata } from '../../lib/metadata';
 import { CommissionSnapshot } from '../campaigns/rules';
 
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
+const GroupId = t.Nullable(t.String({ maxLength: 64, description: 'The partner group (grp_…) whose rules win over the campaign’s; null: none.' }));
+const ReferredBy = t.Nullable(t.String({ maxLength: 64, description: 'The recruiter (a partner id, not this partner) who earns recruit_override commissions on this partner’s; null: none.' }));
 
 export const CreatePartnerBody = t.Object({
   email: Email,
@@ -15,6 +17,8 @@ export const CreatePartnerBody = t.Object({
   campaignIds: t.Optional(CampaignIds),
   campaignGrantSource: t.Optional(t.UnionEnum(['admin', 'offering'])),
   commissionSnapshot: t.Optional(CommissionSnapshot),
+  groupId: t.Optional(GroupId),
+  referredBy: t.Optional(ReferredBy),
 });
 
 export const UpdatePartnerBody = t.Object({
@@ -23,6 +27,8 @@ export const UpdatePartnerBody = t.Object({
   campaignIds: t.Optional(CampaignIds),
   billingConnectAccountId: t.Optional(t.Nullable(t.String({ minLength: 1, maxLength: 255 }))),
   payoutEmail: t.Optional(t.Nullable(Email, { description: 'Where payout notices go when not the sign-in email; null clears it. Lowercased on storage.' })),
+  groupId: t.Optional(GroupId),
+  referredBy: t.Optional(ReferredBy),
 });
 
 export const RevokeBody = t.Optional(
@@ -33,6 +39,7 @@ export const RevokeQuery = t.Object({ reason: t.Optional(t.String({ maxLength: 1
 
 export const ListPartnersQuery = t.Object({
   email: t.Optional(t.String({ maxLength: 254 })),
+  groupId: t.Optional(t.String({ maxLength: 64, description: 'Only the members of this group.' })),
   ...PageQuery,
 });
 
@@ -56,6 +63,8 @@ export const PartnerRecord = t.Object({
   payoutEmail: t.Nullable(t.String({ description: 'Where payout notices go when not the sign-in email (the partner sets it in the portal); null: none.' })),
   metadata: t.Record(t.String(), t.Unknown()),
   campaignIds: t.Array(t.String()),
+  groupId: t.Nullable(t.String({ description: 'The partner group; null: none.' })),
+  referredBy: t.Nullable(t.String({ description: 'The recruiter partner; null: none.' })),
 });
 
 /** The answer to POST /partners (SPEC: id, email, name, activatedAt, createdAt, invited). */
