@@ -46,3 +46,5 @@ alter table attributions alter column occurred_at set not null;
 create index attributions_partner_campaign on attributions (partner_id, campaign_id, occurred_at) include (event_id);
 -- new referred customers of a partner in a campaign
 create index referral_touches_partner_campaign on referral_touches (partner_id, campaign_id) include (user_id);
+-- the rule preview replays a campaign's recent events
+create index attributions_campaign on attributions (campaign_id, occurred_at);

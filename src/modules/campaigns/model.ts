@@ -72,10 +72,27 @@ export const CampaignRecord = t.Object({
 
 export const CampaignList = listOf('campaigns', CampaignRecord);
 
+export const PreviewBody = t.Object({
+  rules: Rules,
+  days: t.Integer({ minimum: 1, maximum: 365, description: 'How many days back to replay (1-365).' }),
+});
+
+const Money = t.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'Decimal string in major units of the campaign currency.', examples: ['12.50'] });
+const Comparison = { current: Money, preview: Money, difference: Money };
+
+/** What the draft rules would have paid on the campaign's recent events, next to what they paid. */
+export const PreviewAnswer = t.Object({
+  currency: t.String({ examples: ['USD'] }),
+  days: t.Integer(),
+  partners: t.Array(t.Object({ partnerId: t.String(), ...Comparison }), { description: 'Every partner that earned, or would earn, on those events.' }),
+  total: t.Object(Comparison),
+});
+
 /** The answer of each campaign route: its success schema and the errors it can give. */
 export const CampaignResponses = {
   create: { 201: CampaignRecord, ...errors(400, 401, 403, 413) },
   list: { 200: CampaignList, ...errors(400, 401, 403) },
   get: { 200: CampaignRecord, ...errors(400, 401, 403, 404) },
   update: { 200: CampaignRecord, ...errors(400, 401, 403, 404, 413) },
+  preview: { 200: PreviewAnswer, ...errors(400, 401, 403, 404, 413) },
 };
