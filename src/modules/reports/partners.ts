@@ -32,6 +32,8 @@ export type PartnerStatsRow = {
   activatedAt: Date | null;
   revokedAt: Date | null;
   billingConnectAccountId: string | null;
+  /** the partner's group, null: none */
+  groupId: string | null;
   clicks: number;
   conversions: number;
   /** minor units of the chosen currency */
@@ -47,6 +49,7 @@ type StatsQueryRow = {
   activated_at: Date | null;
   revoked_at: Date | null;
   billing_connect_account_id: string | null;
+  group_id: string | null;
   clicks: number;
   conversions: number;
   revenue: bigint;
@@ -56,6 +59,10 @@ type StatsQueryRow = {
 
 const idRange = (sql: Sql, column: string, kind: 'attribution' | 'commission', span: Span) =>
   sql`${span.start ? sql`and ${sql(column)} >= ${idFloor(kind, span.start)}` : sql``} and ${sql(column)} < ${idFloor(kind, span.end)}`;
+
+/** The list's group filter: one group's members, 'none' for partners in no group, undefined for all. */
+const groupFilter = (sql: Sql, group: string | undefined) =>
+  group === undefined ? sql`` : group === 'none' ? sql`and p.group_id is null` : sql`and p.group_id = ${group}`;
 
 const statusOf = (r: { activated_at: Date | null; revoked_at: Date | null }): PartnerStatsRow['status'] => (r.revoked_at ? 'revoked' : r.activated_at ? 'active' : 'pending');
 
@@ -67,7 +74,7 @@ const statusOf = (r: { activated_at: Date | null; revoked_at: Date | null }): Pa
  */
 export async function partnerStats(
   sql: Sql,
-  input: { search?: string; status?: PartnerStatusFilter; span: Span; currency: string; sort: { key: PartnerSortKey; dir: 'asc' | 'desc' }; limit: number; offset: number },
+  input: { search?: string; status?: PartnerStatusFilter; group?: string; span: Span; currency: string; sort: { key: PartnerSortKey; dir: 'asc' | 'desc' }; limit: number; offset: number },
 ): Promise<{ rows: PartnerStatsRow[]; total: number }> {
   const like = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const dir = input.sort.dir === 'asc' ? sql`asc` : sql`desc`;
@@ -88,7 +95,7 @@ export async function partnerStats(
   const span = input.span;
   const rows = await sql<StatsQueryRow[]>`
     with matched as (
-      select p.id, p.name, p.email, p.created_at, p.activated_at, p.revoked_at, p.billing_connect_account_id,
+      select p.id, p.name, p.email, p.created_at, p.activated_at, p.revoked_at, p.billing_connect_account_id, p.group_id,
         lower(p.name) as sort_name,
         case when p.revoked_at is not null then 2 when p.activated_at is null then 1 else 0 end as status_rank,
         count(*) over () as total
@@ -98,6 +105,7 @@ export async function partnerStats(
         ${input.status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
         ${input.status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
         ${input.status === 'invited' ? sql`and p.revoked_at is null and p.activated_at is null` : sql``}
+        ${groupFilter(sql, input.group)}
       ${onPartner ? sql`order by ${inner[input.sort.key]!} ${dir}, p.id desc limit ${input.limit} offset ${input.offset}` : sql``}
     ),
     k as (
@@ -133,7 +141,7 @@ export async function partnerStats(
     ) r
     order by ${outer[input.sort.key]} ${dir} nulls last, id desc
     ${onPartner ? sql`` : sql`limit ${input.limit} offset ${input.offset}`}`;
-  const total = rows[0] ? Number(rows[0].total) : onPartner && input.offset > 0 ? await countPartners(sql, like, input.status) : 0;
+  const total = rows[0] ? Number(rows[0].total) : onPartner && input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0;
   return {
     total,
     rows: rows.map((r) => ({
@@ -145,6 +153,7 @@ export async function partnerStats(
       activatedAt: r.activated_at,
       revokedAt: r.revoked_at,
       billingConnectAccountId: r.billing_connect_account_id,
+      groupId: r.group_id,
       clicks: r.clicks,
       conversions: r.conversions,
       revenue: r.revenue,
@@ -154,14 +163,15 @@ export async function partnerStats(
 }
 
 /** How many partners match, for a page past the end (where the page query has no row to say it). */
-async function countPartners(sql: Sql, like: string | null, status: PartnerStatusFilter | undefined): Promise<number> {
+async function countPartners(sql: Sql, like: string | null, status: PartnerStatusFilter | undefined, group: string | undefined): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::int as n from partners p
     where true
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
       ${status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
       ${status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
-      ${status === 'invited' ? sql`and p.revoked_at is null and p.activated_at is null` : sql``}`;
+      ${status === 'invited' ? sql`and p.revoked_at is null and p.activated_at is null` : sql``}
+      ${groupFilter(sql, group)}`;
   return row!.n;
 }
 

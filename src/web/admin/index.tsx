@@ -25,6 +25,7 @@ import { webhookRoutes } from './webhooks';
 import { apiKeyRoutes } from './api-keys';
 import { codeRoutes } from './codes';
 import { reviewRoutes } from './review';
+import { groupRoutes } from './groups';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -86,6 +87,7 @@ export function adminRoutes(ctx: AppContext) {
     )
     .use(overviewRoutes(ctx, kit))
     .use(partnerRoutes(ctx, kit))
+    .use(groupRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
     .use(reviewRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))
