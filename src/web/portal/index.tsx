@@ -52,6 +52,10 @@ import {
   type ProgramPitch,
 } from './pages';
 import { ProfilePage, type ProfileValues } from './profile';
+import { RecruitsPage } from './rewards';
+import { recruitsOf } from '../../modules/reports/rewards';
+import { tierStanding } from '../../modules/commissions/standing';
+import { findGroup } from '../../modules/groups/service';
 import { campaignTerms, nextPayoutRun, payoutTermsText, type PayoutOutlook } from './terms';
 
 const SIGN_IN = '/portal/sign-in';
@@ -70,6 +74,9 @@ function queryOf(request: Request): Record<string, string> {
 }
 
 const PayoutEmail = t.Union([t.Literal(''), Email]);
+
+/** A recruiting link's `ref` (a partner id) as the sign-up form carries it; anything else is dropped. */
+const recruitingRef = (ref: string | undefined) => (ref && /^ptn_[A-Za-z0-9]{1,60}$/.test(ref) ? ref : undefined);
 
 export function portalRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
@@ -151,12 +158,12 @@ export function portalRoutes(ctx: AppContext) {
       .get('/portal/sign-up', async ({ request }) => {
         if (!(await signupOpen(ctx))) return render(<SignupClosedPage />, { status: 404 });
         const { csrf, headers } = anonCsrf(request);
-        return render(<SignUpPage csrf={csrf} pitch={await programPitch()} />, { headers });
+        return render(<SignUpPage csrf={csrf} pitch={await programPitch()} values={{ ref: recruitingRef(queryOf(request).ref) }} />, { headers });
       })
       .post('/portal/sign-up', ({ request, body }) =>
         anonForm(request, body, '/portal/sign-up', async (form, csrf) => {
-          const values = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim() };
-          const errors = schemaErrors(t.Object({ email: Email, name: Name }), values);
+          const values = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim(), ref: recruitingRef(form.ref) };
+          const errors = schemaErrors(t.Object({ email: Email, name: Name }), { email: values.email, name: values.name });
           if (Object.keys(errors).length > 0) return render(<SignUpPage csrf={csrf} pitch={await programPitch()} values={values} errors={errors} />, { status: 400 });
           try {
             await takeSignInRequest(ctx.sql, values.email);
@@ -240,6 +247,15 @@ export function portalRoutes(ctx: AppContext) {
             }
             return render(await codesView(page, { values, errors }), { status: (error as AppError).status });
           }
+        }),
+      )
+      .get('/portal/recruits', ({ request }) =>
+        partnerPage(request, async (page) => {
+          const partnerId = page.partner.id;
+          const [campaigns, open, mine] = await Promise.all([heldCampaigns(partnerId), signupOpen(ctx), recruitsOf(ctx.sql, { recruiterId: partnerId, limit: 100 })]);
+          const terms = campaigns.flatMap((c) => (c.recruiterPercent ? [{ campaignId: c.id, name: c.name, percent: c.recruiterPercent }] : []));
+          const link = `${ctx.config.baseUrl}/portal/sign-up?ref=${encodeURIComponent(partnerId)}`;
+          return render(<RecruitsPage page={page} link={link} signupOpen={open} terms={terms} recruits={mine.recruits} total={mine.total} />);
         }),
       )
       .get('/portal/commissions', ({ request }) =>
@@ -339,13 +355,15 @@ export function portalRoutes(ctx: AppContext) {
   async function homeView(page: PartnerPage, query: Record<string, string>): Promise<string> {
     const partnerId = page.partner.id;
     const range = parseRange(query);
-    const [campaigns, snapshot, main, outlook, linkRows, latest] = await Promise.all([
+    const [campaigns, snapshot, main, outlook, linkRows, latest, group, standings] = await Promise.all([
       heldCampaigns(partnerId),
       getCommissionSnapshot(ctx.sql, partnerId),
       partnerMainCurrency(ctx.sql, partnerId),
       payoutOutlook(partnerId),
       listLinks(ctx.sql, ctx.config.baseUrl, { limit: 5, partnerId }),
       listCommissions(ctx.sql, { limit: 10, partnerId }),
+      page.partner.groupId ? findGroup(ctx.sql, page.partner.groupId) : Promise.resolve(null),
+      tierStanding(ctx.sql, partnerId),
     ]);
     const currency = main ?? campaigns[0]?.currency ?? 'USD';
     const links = linkRows.slice(0, 5);
@@ -365,12 +383,13 @@ export function portalRoutes(ctx: AppContext) {
         daily={daily}
         money={outlook.money}
         outlook={outlook.outlook}
-        terms={campaigns.map((c) => campaignTerms(c, snapshot, ctx.config.holdbackDays))}
+        terms={campaigns.map((c) => campaignTerms(c, snapshot, ctx.config.holdbackDays, group))}
         payoutTerms={payoutTerms(campaigns)}
         links={links}
         linkStats={linkStats}
         campaignNames={names}
         commissions={commissions}
+        standings={standings}
       />
     ) as string;
   }

@@ -40,7 +40,7 @@ export function SignInPage(props: { csrf: string; email?: string; errors?: FormE
 /** The program's pitch on the signup page: its live campaigns' terms and the payout terms. */
 export type ProgramPitch = { terms: CampaignTerms[]; payoutTerms: string };
 
-export function SignUpPage(props: { csrf: string; pitch: ProgramPitch; values?: { email?: string; name?: string }; errors?: FormErrors; sent?: string }) {
+export function SignUpPage(props: { csrf: string; pitch: ProgramPitch; values?: { email?: string; name?: string; ref?: string }; errors?: FormErrors; sent?: string }) {
   if (props.sent) {
     // done: the form is not shown again, the next step is in the inbox
     return (
@@ -72,6 +72,7 @@ export function SignUpPage(props: { csrf: string; pitch: ProgramPitch; values?: 
         {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
         <form method="post" action="/portal/sign-up" novalidate>
           <CsrfInput token={props.csrf} />
+          {!!props.values?.ref && <input type="hidden" name="ref" value={props.values.ref} />}
           <Field name="name" label="Name" value={props.values?.name} error={props.errors?.name} required autocomplete="name" />
           <Field name="email" label="Email" type="email" value={props.values?.email} error={props.errors?.email} required autocomplete="email" />
           <button type="submit">Sign up</button>
