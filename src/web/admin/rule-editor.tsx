@@ -474,11 +474,11 @@ function RuleRowView(props: RowContext & { i: string; n: number; row: RuleRow; s
                   {tierInput('minCustomers', 'minimum new customers', true)}
                   <span class="unit">new customers, pay</span>
                 </span>
-                <span class="slot" data-kind-field="percent">
+                <span class="slot" data-tier-kind="percent">
                   {tierInput('percent', 'percent')}
                   <span class="unit">%</span>
                 </span>
-                <span class="slot" data-kind-field="flat">
+                <span class="slot" data-tier-kind="flat">
                   {tierInput('amount', 'amount')}
                   <span class="unit" safe>
                     {props.currency}
