@@ -296,6 +296,8 @@ describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
     await page.fill('input[name=r0_t0_minRevenue]', '150');
     await page.fill('input[name=r0_t0_percent]', '35');
     await page.fill('input[name=recruiterPercent]', '12.5');
+    // the summary in words follows the typing, tiers included
+    await page.locator('#rule-summary li:has-text("35% from 150.00 EUR revenue")').waitFor();
     await shoot(page, 'rewards-campaign-tiers');
     await page.click('#preview-button');
     expect(await page.textContent('h1')).toBe('Preview the new rules of Pro plan');
