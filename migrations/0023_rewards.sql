@@ -30,7 +30,8 @@ alter table commissions
   add column source_commission_id text references commissions (id);
 update commissions c set rule_source = case
   when exists (select 1 from partner_commission_snapshots s where s.partner_id = c.partner_id) then 'snapshot' else 'campaign' end;
-alter table commissions alter column rule_source set not null;
+-- accrual always names it; rows written by other means (fixtures, imports) read as the campaign's
+alter table commissions alter column rule_source set not null, alter column rule_source set default 'campaign';
 alter table commissions drop constraint commissions_attribution_id_key;
 create unique index commissions_attribution on commissions (attribution_id) where source_commission_id is null;
 create unique index commissions_source on commissions (source_commission_id) where source_commission_id is not null;
@@ -43,8 +44,18 @@ alter table attributions add column occurred_at timestamptz,
 update attributions a set rule_source = c.rule_source from commissions c where c.attribution_id = a.id;
 update attributions a set occurred_at = e.occurred_at from events e where e.id = a.event_id;
 alter table attributions alter column occurred_at set not null;
+-- accrual writes it; a row inserted without it (an import, a fixture) takes its event's
+create function partnerd_attribution_occurred_at() returns trigger language plpgsql as $$
+begin
+  if new.occurred_at is null then
+    select e.occurred_at into new.occurred_at from events e where e.id = new.event_id;
+  end if;
+  return new;
+end $$;
+create trigger attributions_occurred_at before insert on attributions
+  for each row when (new.occurred_at is null) execute function partnerd_attribution_occurred_at();
 create index attributions_partner_campaign on attributions (partner_id, campaign_id, occurred_at) include (event_id);
 -- new referred customers of a partner in a campaign
 create index referral_touches_partner_campaign on referral_touches (partner_id, campaign_id) include (user_id);
 -- the rule preview replays a campaign's recent events
-create index attributions_campaign on attributions (campaign_id, occurred_at);
+create index attributions_campaign_occurred on attributions (campaign_id, occurred_at);

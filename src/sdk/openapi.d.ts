@@ -5016,10 +5016,7 @@ export interface operations {
                                 attributionId: string;
                                 /** @description Null when the rules yield no commission for this touch. */
                                 commissionId: string | null;
-                                /**
-                                 * @description Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event.
-                                 * @enum {string|null}
-                                 */
+                                /** @description Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event. */
                                 ruleSource: "snapshot" | "group" | "campaign" | null;
                             }[];
                         };
@@ -5056,10 +5053,7 @@ export interface operations {
                                 attributionId: string;
                                 /** @description Null when the rules yield no commission for this touch. */
                                 commissionId: string | null;
-                                /**
-                                 * @description Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event.
-                                 * @enum {string|null}
-                                 */
+                                /** @description Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event. */
                                 ruleSource: "snapshot" | "group" | "campaign" | null;
                             }[];
                         };

@@ -185,6 +185,8 @@ describe('one partner', () => {
       payoutEmail: null,
       metadata: { tier: 'gold' },
       campaignIds: p.body.campaignIds,
+      groupId: null,
+      referredBy: null,
     });
   });
 

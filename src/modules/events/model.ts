@@ -113,7 +113,8 @@ export const AttributionTouch = t.Object({
   weight: t.Number({ minimum: 0, maximum: 1, description: '1 for a single touch, fractional for multi-touch.' }),
   attributionId: t.String(),
   commissionId: t.Nullable(t.String(), { description: 'Null when the rules yield no commission for this touch.' }),
-  ruleSource: t.Nullable(t.UnionEnum(['snapshot', 'group', 'campaign']), {
+  // literals and null, not t.Nullable(t.UnionEnum): the document generator would drop null from the enum
+  ruleSource: t.Union([t.Literal('snapshot'), t.Literal('group'), t.Literal('campaign'), t.Null()], {
     description: "Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event.",
   }),
 });
