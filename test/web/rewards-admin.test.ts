@@ -168,6 +168,14 @@ describe('partners and groups', () => {
     const bare = await postForm(page, '/admin/partners/bulk-move', { _csrf: csrf, ids: ada, groupId });
     expect(bare.status).toBe(200);
     expect(await groupOf(ada)).toBeNull();
+    // nothing ticked, or a group that does not exist: refused with the reason, nobody moved
+    const none = await postForm(page, '/admin/partners/bulk-move', { _csrf: csrf, groupId });
+    expect(none.status).toBe(400);
+    expect(none.text).toContain('Tick the partners to move first.');
+    const gone = await postForm(page, '/admin/partners/bulk-move', { _csrf: csrf, ids: ada, groupId: 'grp_gone', confirmed: '1' });
+    expect(gone.status).toBe(400);
+    expect(gone.text).toContain('that group no longer exists');
+    expect(await groupOf(ada)).toBeNull();
     await shoot(page, 'rewards-partners-move-confirm');
     await page.click('button:has-text("Move 2 partners")');
     expect(await page.textContent('.notice.ok')).toBe('Moved 2 partners.');
