@@ -136,7 +136,7 @@ describe('groups', () => {
     await page.selectOption(`select[name=r${last}_eventPick]`, 'signup');
     await page.selectOption(`select[name=r${last}_kind]`, 'flat');
     await page.fill(`input[name=r${last}_amount]`, '5');
-    await page.locator('#rule-summary li[data-rule="1"]').waitFor();
+    await page.locator('#rule-summary li[data-rule="1"]:has-text("5.00")').waitFor();
     expect(await page.textContent('#rule-summary li[data-rule="1"] > span')).toBe('In every campaign: 5.00 (campaign currency) for every signup.');
     await page.fill('input[name=r0_percent]', '130');
     await page.click('button:has-text("Save group")');
@@ -366,5 +366,20 @@ describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
       { minCustomers: 3, percent: 40 },
     ]);
     await plain.close();
+  });
+});
+
+describe('markup', () => {
+  test('a group name with markup renders as text on every page that shows it', async () => {
+    const name = '<img src=x onerror="window.__pwned=1"><b>Stars</b>';
+    const res = await svc.api('POST', '/v1/groups', { body: { name } });
+    expect(res.status).toBe(201);
+    expect((await svc.api('PATCH', `/v1/partners/${bob}`, { body: { groupId: res.body.id } })).status).toBe(200);
+    for (const path of ['/admin/groups', `/admin/groups/${res.body.id}`, '/admin/partners', `/admin/partners/${bob}`]) {
+      await page.goto(`${svc.url}${path}`);
+      expect({ path, img: await page.locator('main img[src=x], main b').count() }).toEqual({ path, img: 0 });
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null)).toBeNull();
+      expect(await page.locator(`main :text("${'<b>Stars</b>'}")`).count()).toBeGreaterThan(0);
+    }
   });
 });

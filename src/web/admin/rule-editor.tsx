@@ -5,7 +5,7 @@
 // rows without a reload. A group rule may also name the one campaign it applies in.
 import { Value } from '@sinclair/typebox/value';
 import { AppError, type FieldProblem } from '../../lib/errors';
-import { DEFAULT_PERIOD_DAYS, GroupRule as GroupRuleSchema, Rule as RuleSchema, type GroupRule, type Rule } from '../../modules/campaigns/rules';
+import { DEFAULT_PERIOD_DAYS, GroupRule as GroupRuleSchema, Rule as RuleSchema, ruleProblems, type GroupRule, type Rule } from '../../modules/campaigns/rules';
 import type { FormErrors } from '../forms';
 import { describeTerms, EVENT_WORDS } from '../terms';
 
@@ -221,7 +221,8 @@ export function summaryRules(rows: RuleRow[], errors: FormErrors | undefined, op
   const { rules, rowOf, errors: own } = rowsToRules(rows, new Set(), options);
   const bad = (i: number) => Object.keys({ ...own, ...errors }).some((k) => k.startsWith(`r${i}_`));
   const schema = options.group ? GroupRuleSchema : RuleSchema;
-  return rules.filter((_, n) => !bad(rowOf[n]!)).filter((r) => Value.Check(schema, r));
+  // a rule still missing what its kind needs (a flat rule without its amount) is not described yet
+  return rules.filter((_, n) => !bad(rowOf[n]!)).filter((r) => Value.Check(schema, r) && ruleProblems([r], 'rules').length === 0);
 }
 
 /** An event type as the picker names it. */
