@@ -8,13 +8,13 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun run bench/preview.ts
 //   EVENTS=20000 PARTNERS=200 RUNS=5 bun run bench/preview.ts
 import { newId } from '../src/lib/ids';
-import { previewRules } from '../src/modules/campaigns/preview';
+import { previewRules } from '../src/modules/commissions/preview';
 import type { Rule } from '../src/modules/campaigns/rules';
 import { createTestDatabase, startTestServer } from '../test/support/postgres';
 
 const events = Number(process.env.EVENTS ?? 100_000);
 const partners = Number(process.env.PARTNERS ?? 1_000);
-const runs = Number(process.env.RUNS ?? 7);
+const runs = Number(process.env.RUNS ?? 5);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const server = await startTestServer();
@@ -68,6 +68,7 @@ try {
     t = performance.now();
     answer = await previewRules(sql, { campaignId, rules: draft, days: 30 });
     previewTimes.push(performance.now() - t);
+    console.log(`run ${i + 1}: floor ${floorTimes[i]!.toFixed(0)} ms, preview ${previewTimes[i]!.toFixed(0)} ms`);
   }
   const floor = median(floorTimes);
   const preview = median(previewTimes);

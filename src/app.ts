@@ -12,6 +12,7 @@ import { apiKeyRoutes, sessionRoutes } from './modules/auth';
 import { billingRoutes } from './modules/billing';
 import { commissionRoutes } from './modules/commissions';
 import { commissionLifecycleRoutes } from './modules/commissions/lifecycle-routes';
+import { rulePreviewRoutes } from './modules/commissions/preview-routes';
 import { eventRoutes } from './modules/events';
 import { campaignRoutes } from './modules/campaigns';
 import { codeRoutes } from './modules/codes';
@@ -46,6 +47,7 @@ export function createApp(ctx: AppContext) {
       .use(payoutRoutes(ctx))
       .use(webhookRoutes(ctx))
       .use(campaignRoutes(ctx))
+      .use(rulePreviewRoutes(ctx))
       .use(codeRoutes(ctx))
       .use(groupRoutes(ctx))
       .use(settingsRoutes(ctx))

@@ -6,8 +6,7 @@ import { paginate, readPage } from '../../lib/http';
 import { rejectNul } from '../../lib/nul';
 import { authPlugin, ownPartnerId } from '../auth/plugin';
 import { invalidateLinkCache } from '../links/runtime';
-import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQuery, PreviewBody, UpdateCampaignBody } from './model';
-import { previewRules } from './preview';
+import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from './model';
 import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updateCampaign } from './service';
 
 export function campaignRoutes(ctx: AppContext) {
@@ -65,12 +64,5 @@ export function campaignRoutes(ctx: AppContext) {
         response: CampaignResponses.update,
         detail: { summary: 'Update, archive ({archived: true}) or unarchive a campaign' },
       },
-    )
-    .post('/campaigns/:id/preview', ({ params, body }) => previewRules(ctx.sql, { campaignId: params.id, rules: body.rules, days: body.days }), {
-      auth: 'campaigns:write',
-      params: CampaignParams,
-      body: PreviewBody,
-      response: CampaignResponses.preview,
-      detail: { summary: "Replay the campaign's last days of events under draft rules (nothing is written)" },
-    });
+    );
 }

@@ -20,7 +20,7 @@ import type { AdminPage } from '../session';
 import { describeTerms, STANDARD_EVENT_TYPES } from '../terms';
 import { blankRow, isBlank, readRows, ruleToRow, RuleRows, rowsToRules, serviceErrors, summaryRules, TermsSummary, type RuleRow } from './rule-editor';
 import { CodesSection, loadCodes, type CodesData } from './codes';
-import { previewRules } from '../../modules/campaigns/preview';
+import { previewRules } from '../../modules/commissions/preview';
 import { partnersByIds } from '../../modules/reports/partners';
 import { PreviewPage, type PreviewAnswer } from './rule-preview';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';

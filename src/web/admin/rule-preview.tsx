@@ -1,7 +1,7 @@
 // The rule editor's preview step: what the draft rules would have paid each partner over the last N
 // days against what they earned, before the admin saves. The form as typed travels along as hidden
 // fields, so "Save campaign" saves exactly what was previewed and "Back to editing" redraws it.
-import type { PreviewAnswer } from '../../modules/campaigns/preview';
+import type { PreviewAnswer } from '../../modules/commissions/preview';
 import type { Rule } from '../../modules/campaigns/rules';
 import type { Campaign } from '../../modules/campaigns/service';
 import { CsrfInput } from '../forms';

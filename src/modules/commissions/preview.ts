@@ -5,10 +5,10 @@ import type { Sql } from '../../db';
 import { AppError, notFound } from '../../lib/errors';
 import { apportion, formatMinor, fraction, multiply, percentOf, type Fraction } from '../../lib/money';
 import { DAY } from '../../lib/time';
-import { evaluateRule, type TierMeasure } from '../commissions/engine';
-import { loadCampaignTerms, loadPartnerTerms, NO_TERMS, periodOf, pickRule, type CampaignTerms } from '../commissions/terms';
-import { ruleProblems, type Rule } from './rules';
-import { amountProblems, findCampaign, throwProblems } from './service';
+import { ruleProblems, type Rule } from '../campaigns/rules';
+import { amountProblems, findCampaign, throwProblems } from '../campaigns/service';
+import { evaluateRule, type TierMeasure } from './engine';
+import { loadCampaignTerms, loadPartnerTerms, NO_TERMS, periodOf, pickRule, type CampaignTerms } from './terms';
 
 export type PreviewAnswer = {
   currency: string;
