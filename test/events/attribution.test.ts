@@ -149,6 +149,7 @@ describe('statuses', () => {
       eventType: 'invoice_paid',
       eventValue: 19.99,
       flags: [],
+      ruleSource: 'campaign',
     });
   });
 });
