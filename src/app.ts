@@ -12,9 +12,11 @@ import { apiKeyRoutes, sessionRoutes } from './modules/auth';
 import { billingRoutes } from './modules/billing';
 import { commissionRoutes } from './modules/commissions';
 import { commissionLifecycleRoutes } from './modules/commissions/lifecycle-routes';
+import { rulePreviewRoutes } from './modules/commissions/preview-routes';
 import { eventRoutes } from './modules/events';
 import { campaignRoutes } from './modules/campaigns';
 import { codeRoutes } from './modules/codes';
+import { groupRoutes } from './modules/groups';
 import { linkRoutes } from './modules/links';
 import { addCorsHeaders, rememberServer } from './modules/links/address';
 import { redirectRoutes } from './modules/links/redirect';
@@ -45,7 +47,9 @@ export function createApp(ctx: AppContext) {
       .use(payoutRoutes(ctx))
       .use(webhookRoutes(ctx))
       .use(campaignRoutes(ctx))
+      .use(rulePreviewRoutes(ctx))
       .use(codeRoutes(ctx))
+      .use(groupRoutes(ctx))
       .use(settingsRoutes(ctx))
       .use(linkRoutes(ctx));
 

@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   magicLink: 'mgl',
   promotionCode: 'pcd',
   email: 'eml',
+  group: 'grp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -79,6 +79,13 @@ export type PromotionCode = Answer<'/v1/codes', 'post', 201>;
 export type CodeList = Answer<'/v1/codes', 'get', 200>;
 export type CodeQuery = QueryOf<'/v1/codes', 'get'>;
 
+export type GroupInput = Body<'/v1/groups', 'post'>;
+export type Group = Answer<'/v1/groups', 'post', 201>;
+export type GroupList = Answer<'/v1/groups', 'get', 200>;
+export type GroupUpdate = Body<'/v1/groups/{id}', 'patch'>;
+export type RulePreviewInput = Body<'/v1/campaigns/{id}/preview', 'post'>;
+export type RulePreview = Answer<'/v1/campaigns/{id}/preview', 'post', 200>;
+
 export type Commission = Answer<'/v1/commissions/{id}', 'get', 200>;
 export type CommissionList = Answer<'/v1/commissions', 'get', 200>;
 export type CommissionHistory = Answer<'/v1/commissions/{id}/history', 'get', 200>;
@@ -151,6 +158,19 @@ export class Partnerd {
     list: (params: CodeQuery = {}) => this.#request<CodeList>('GET', '/v1/codes', { query: params }),
     get: (id: string) => this.#request<PromotionCode>('GET', `/v1/codes/${encodeURIComponent(id)}`),
     archive: (id: string, archived = true) => this.#request<PromotionCode>('PATCH', `/v1/codes/${encodeURIComponent(id)}`, { body: { archived } }),
+  };
+
+  /** Partner groups: rules that win over a campaign's for their members (a snapshot still wins over them). */
+  readonly groups = {
+    create: (input: GroupInput) => this.#request<Group>('POST', '/v1/groups', { body: input }),
+    list: (params: { limit?: string; cursor?: string } = {}) => this.#request<GroupList>('GET', '/v1/groups', { query: params }),
+    get: (id: string) => this.#request<Group>('GET', `/v1/groups/${encodeURIComponent(id)}`),
+    update: (id: string, input: GroupUpdate) => this.#request<Group>('PATCH', `/v1/groups/${encodeURIComponent(id)}`, { body: input }),
+  };
+
+  readonly campaigns = {
+    /** What draft rules would have paid on the campaign's last `days` of events, next to what they paid; writes nothing. */
+    preview: (id: string, input: RulePreviewInput) => this.#request<RulePreview>('POST', `/v1/campaigns/${encodeURIComponent(id)}/preview`, { body: input }),
   };
 
   readonly commissions = {

@@ -148,6 +148,42 @@ export interface paths {
         patch: operations["patchCodesById"];
         trace?: never;
     };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List partner groups */
+        get: operations["getGroups"];
+        put?: never;
+        /** Create a partner group */
+        post: operations["postGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a partner group */
+        get: operations["getGroupsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a partner group (name, rules, holdbackDays) */
+        patch: operations["patchGroupsById"];
+        trace?: never;
+    };
     "/v1/partners": {
         parameters: {
             query?: never;
@@ -757,6 +793,23 @@ export interface paths {
         patch: operations["patchV1CampaignsById"];
         trace?: never;
     };
+    "/v1/campaigns/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay the campaign's last days of events under draft rules (nothing is written) */
+        post: operations["postV1CampaignsByIdPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/codes": {
         parameters: {
             query?: never;
@@ -797,6 +850,42 @@ export interface paths {
          * @description An archived code credits nobody: events naming it fall back to clicks. A code synced to Stripe is deactivated (reactivated) there first; if Stripe refuses, the answer is 502 and nothing changes.
          */
         patch: operations["patchV1CodesById"];
+        trace?: never;
+    };
+    "/v1/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List partner groups */
+        get: operations["getV1Groups"];
+        put?: never;
+        /** Create a partner group */
+        post: operations["postV1Groups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a partner group */
+        get: operations["getV1GroupsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a partner group (name, rules, holdbackDays) */
+        patch: operations["patchV1GroupsById"];
         trace?: never;
     };
     "/v1/settings": {
@@ -1378,6 +1467,8 @@ export interface operations {
                      *     }
                      */
                     applicationAnswers?: unknown;
+                    /** @description A recruiting link's ref (the recruiter's partner id); an unknown or revoked one is ignored. */
+                    ref?: string;
                 };
             };
         };
@@ -2117,11 +2208,665 @@ export interface operations {
             };
         };
     };
+    getGroups: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            /** @example grp_01jd8x0000000000000000000a */
+                            id: string;
+                            name: string;
+                            rules: {
+                                /** @description Standard or custom event name. */
+                                eventType: string;
+                                /** @enum {string} */
+                                kind: "percent" | "flat";
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                                /** @description Per referred user. */
+                                maxOccurrences?: string | number;
+                                /** @description Only events within N days of the referral. */
+                                durationDays?: string | number;
+                                /** @description Event metadata that must all be equal. */
+                                match?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /** @description The trailing period tiers are measured over (default 30). */
+                                periodDays?: string | number;
+                                /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                                tiers?: {
+                                    /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                    minRevenue?: string;
+                                    /** @description New referred customers over the rule's periodDays. */
+                                    minCustomers?: string | number;
+                                    /** @description Percent of the event value (up to 4 decimals). */
+                                    percent?: number;
+                                    /** @description Decimal in major units, e.g. "12.50". */
+                                    amount?: string;
+                                }[];
+                                /** @description Absent: the rule applies in every campaign. */
+                                campaignId?: string;
+                            }[];
+                            /** @description null: the campaign's holdback applies. */
+                            holdbackDays: number | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description Cursor of the next page; null on the last. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    rules?: {
+                        /** @description Standard or custom event name. */
+                        eventType: string;
+                        /**
+                         * @default percent
+                         * @enum {string}
+                         */
+                        kind: "percent" | "flat";
+                        /** @description Percent of the event value (up to 4 decimals). */
+                        percent?: number;
+                        /** @description Decimal in major units, e.g. "12.50". */
+                        amount?: string;
+                        /** @description Per referred user. */
+                        maxOccurrences?: string | number;
+                        /** @description Only events within N days of the referral. */
+                        durationDays?: string | number;
+                        /** @description Event metadata that must all be equal. */
+                        match?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description The trailing period tiers are measured over (default 30). */
+                        periodDays?: string | number;
+                        /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                        tiers?: {
+                            /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                            minRevenue?: string;
+                            /** @description New referred customers over the rule's periodDays. */
+                            minCustomers?: string | number;
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                        }[];
+                        /** @description Absent: the rule applies in every campaign. */
+                        campaignId?: string;
+                    }[];
+                    holdbackDays?: (string | number) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example grp_01jd8x0000000000000000000a */
+                        id: string;
+                        name: string;
+                        rules: {
+                            /** @description Standard or custom event name. */
+                            eventType: string;
+                            /** @enum {string} */
+                            kind: "percent" | "flat";
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                            /** @description Per referred user. */
+                            maxOccurrences?: string | number;
+                            /** @description Only events within N days of the referral. */
+                            durationDays?: string | number;
+                            /** @description Event metadata that must all be equal. */
+                            match?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
+                            /** @description Absent: the rule applies in every campaign. */
+                            campaignId?: string;
+                        }[];
+                        /** @description null: the campaign's holdback applies. */
+                        holdbackDays: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example grp_01jd8x0000000000000000000a */
+                        id: string;
+                        name: string;
+                        rules: {
+                            /** @description Standard or custom event name. */
+                            eventType: string;
+                            /** @enum {string} */
+                            kind: "percent" | "flat";
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                            /** @description Per referred user. */
+                            maxOccurrences?: string | number;
+                            /** @description Only events within N days of the referral. */
+                            durationDays?: string | number;
+                            /** @description Event metadata that must all be equal. */
+                            match?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
+                            /** @description Absent: the rule applies in every campaign. */
+                            campaignId?: string;
+                        }[];
+                        /** @description null: the campaign's holdback applies. */
+                        holdbackDays: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    patchGroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    rules?: {
+                        /** @description Standard or custom event name. */
+                        eventType: string;
+                        /**
+                         * @default percent
+                         * @enum {string}
+                         */
+                        kind: "percent" | "flat";
+                        /** @description Percent of the event value (up to 4 decimals). */
+                        percent?: number;
+                        /** @description Decimal in major units, e.g. "12.50". */
+                        amount?: string;
+                        /** @description Per referred user. */
+                        maxOccurrences?: string | number;
+                        /** @description Only events within N days of the referral. */
+                        durationDays?: string | number;
+                        /** @description Event metadata that must all be equal. */
+                        match?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description The trailing period tiers are measured over (default 30). */
+                        periodDays?: string | number;
+                        /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                        tiers?: {
+                            /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                            minRevenue?: string;
+                            /** @description New referred customers over the rule's periodDays. */
+                            minCustomers?: string | number;
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                        }[];
+                        /** @description Absent: the rule applies in every campaign. */
+                        campaignId?: string;
+                    }[];
+                    holdbackDays?: (string | number) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example grp_01jd8x0000000000000000000a */
+                        id: string;
+                        name: string;
+                        rules: {
+                            /** @description Standard or custom event name. */
+                            eventType: string;
+                            /** @enum {string} */
+                            kind: "percent" | "flat";
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                            /** @description Per referred user. */
+                            maxOccurrences?: string | number;
+                            /** @description Only events within N days of the referral. */
+                            durationDays?: string | number;
+                            /** @description Event metadata that must all be equal. */
+                            match?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
+                            /** @description Absent: the rule applies in every campaign. */
+                            campaignId?: string;
+                        }[];
+                        /** @description null: the campaign's holdback applies. */
+                        holdbackDays: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
     getV1Partners: {
         parameters: {
             query?: {
                 email?: string;
                 status?: "applied" | "declined" | "pending" | "active" | "revoked";
+                groupId?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -2273,9 +3018,26 @@ export interface operations {
                             match?: {
                                 [key: string]: string | number | boolean;
                             };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
                         }[];
                         holdbackDays?: string | number;
                     };
+                    /** @description The partner group (grp_…) whose rules win over the campaign’s; null: none. */
+                    groupId?: string | null;
+                    /** @description The recruiter (a partner id, not this partner) who earns recruit_override commissions on this partner’s; null: none. */
+                    referredBy?: string | null;
                 };
             };
         };
@@ -2470,6 +3232,10 @@ export interface operations {
                             /** @description A statement of the month's commissions, early each month. */
                             monthlyStatement: boolean;
                         };
+                        /** @description The partner group; null: none. */
+                        groupId: string | null;
+                        /** @description The recruiter partner; null: none. */
+                        referredBy: string | null;
                     };
                 };
             };
@@ -2630,6 +3396,10 @@ export interface operations {
                             /** @description A statement of the month's commissions, early each month. */
                             monthlyStatement: boolean;
                         };
+                        /** @description The partner group; null: none. */
+                        groupId: string | null;
+                        /** @description The recruiter partner; null: none. */
+                        referredBy: string | null;
                     };
                 };
             };
@@ -2754,6 +3524,10 @@ export interface operations {
                      *     }
                      */
                     notifications?: unknown;
+                    /** @description The partner group (grp_…) whose rules win over the campaign’s; null: none. */
+                    groupId?: string | null;
+                    /** @description The recruiter (a partner id, not this partner) who earns recruit_override commissions on this partner’s; null: none. */
+                    referredBy?: string | null;
                 };
             };
         };
@@ -2819,6 +3593,10 @@ export interface operations {
                             /** @description A statement of the month's commissions, early each month. */
                             monthlyStatement: boolean;
                         };
+                        /** @description The partner group; null: none. */
+                        groupId: string | null;
+                        /** @description The recruiter partner; null: none. */
+                        referredBy: string | null;
                     };
                 };
             };
@@ -3127,6 +3905,10 @@ export interface operations {
                             /** @description A statement of the month's commissions, early each month. */
                             monthlyStatement: boolean;
                         };
+                        /** @description The partner group; null: none. */
+                        groupId: string | null;
+                        /** @description The recruiter partner; null: none. */
+                        referredBy: string | null;
                     };
                 };
             };
@@ -3294,6 +4076,10 @@ export interface operations {
                             /** @description A statement of the month's commissions, early each month. */
                             monthlyStatement: boolean;
                         };
+                        /** @description The partner group; null: none. */
+                        groupId: string | null;
+                        /** @description The recruiter partner; null: none. */
+                        referredBy: string | null;
                     };
                 };
             };
@@ -3483,6 +4269,10 @@ export interface operations {
                             /** @description A statement of the month's commissions, early each month. */
                             monthlyStatement: boolean;
                         };
+                        /** @description The partner group; null: none. */
+                        groupId: string | null;
+                        /** @description The recruiter partner; null: none. */
+                        referredBy: string | null;
                     };
                 };
             };
@@ -3665,6 +4455,10 @@ export interface operations {
                             /** @description A statement of the month's commissions, early each month. */
                             monthlyStatement: boolean;
                         };
+                        /** @description The partner group; null: none. */
+                        groupId: string | null;
+                        /** @description The recruiter partner; null: none. */
+                        referredBy: string | null;
                     };
                 };
             };
@@ -3810,6 +4604,19 @@ export interface operations {
                             match?: {
                                 [key: string]: string | number | boolean;
                             };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
                         }[];
                         holdbackDays?: string | number;
                         partnerId: string;
@@ -4784,6 +5591,8 @@ export interface operations {
                                 attributionId: string;
                                 /** @description Null when the rules yield no commission for this touch. */
                                 commissionId: string | null;
+                                /** @description Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event. */
+                                ruleSource: "snapshot" | "group" | "campaign" | null;
                             }[];
                         };
                     };
@@ -4819,6 +5628,8 @@ export interface operations {
                                 attributionId: string;
                                 /** @description Null when the rules yield no commission for this touch. */
                                 commissionId: string | null;
+                                /** @description Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event. */
+                                ruleSource: "snapshot" | "group" | "campaign" | null;
                             }[];
                         };
                     };
@@ -5127,6 +5938,13 @@ export interface operations {
                             payoutId: string | null;
                             /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
                             flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
+                            /**
+                             * @description Whose rule paid it: the partner's commission snapshot, its group's, or the campaign's (a recruit_override: the campaign's recruiterPercent).
+                             * @enum {string}
+                             */
+                            ruleSource: "snapshot" | "group" | "campaign";
+                            /** @description For a recruit_override: the recruit's commission it is a share of (reversed with it); else null. */
+                            sourceCommissionId: string | null;
                         }[];
                         /** @description Cursor of the next page; null on the last. */
                         nextCursor: string | null;
@@ -5262,6 +6080,13 @@ export interface operations {
                         payoutId: string | null;
                         /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
                         flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
+                        /**
+                         * @description Whose rule paid it: the partner's commission snapshot, its group's, or the campaign's (a recruit_override: the campaign's recruiterPercent).
+                         * @enum {string}
+                         */
+                        ruleSource: "snapshot" | "group" | "campaign";
+                        /** @description For a recruit_override: the recruit's commission it is a share of (reversed with it); else null. */
+                        sourceCommissionId: string | null;
                     };
                 };
             };
@@ -5559,6 +6384,13 @@ export interface operations {
                         payoutId: string | null;
                         /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
                         flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
+                        /**
+                         * @description Whose rule paid it: the partner's commission snapshot, its group's, or the campaign's (a recruit_override: the campaign's recruiterPercent).
+                         * @enum {string}
+                         */
+                        ruleSource: "snapshot" | "group" | "campaign";
+                        /** @description For a recruit_override: the recruit's commission it is a share of (reversed with it); else null. */
+                        sourceCommissionId: string | null;
                     };
                 };
             };
@@ -5743,6 +6575,13 @@ export interface operations {
                         payoutId: string | null;
                         /** @description Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand. */
                         flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
+                        /**
+                         * @description Whose rule paid it: the partner's commission snapshot, its group's, or the campaign's (a recruit_override: the campaign's recruiterPercent).
+                         * @enum {string}
+                         */
+                        ruleSource: "snapshot" | "group" | "campaign";
+                        /** @description For a recruit_override: the recruit's commission it is a share of (reversed with it); else null. */
+                        sourceCommissionId: string | null;
                     };
                 };
             };
@@ -8165,9 +9004,24 @@ export interface operations {
                                 match?: {
                                     [key: string]: string | number | boolean;
                                 };
+                                /** @description The trailing period tiers are measured over (default 30). */
+                                periodDays?: string | number;
+                                /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                                tiers?: {
+                                    /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                    minRevenue?: string;
+                                    /** @description New referred customers over the rule's periodDays. */
+                                    minCustomers?: string | number;
+                                    /** @description Percent of the event value (up to 4 decimals). */
+                                    percent?: number;
+                                    /** @description Decimal in major units, e.g. "12.50". */
+                                    amount?: string;
+                                }[];
                             }[];
                             /** @description The Stripe coupon new promotion codes of this campaign are created on; null: none. */
                             stripeCouponId: string | null;
+                            /** @description Percent of each recruit commission its recruiter earns (recruit_override); null: off. */
+                            recruiterPercent: number | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
@@ -8282,9 +9136,24 @@ export interface operations {
                         match?: {
                             [key: string]: string | number | boolean;
                         };
+                        /** @description The trailing period tiers are measured over (default 30). */
+                        periodDays?: string | number;
+                        /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                        tiers?: {
+                            /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                            minRevenue?: string;
+                            /** @description New referred customers over the rule's periodDays. */
+                            minCustomers?: string | number;
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                        }[];
                     }[];
                     /** @description The Stripe coupon this campaign's promotion codes are created on when STRIPE_SECRET_KEY is set; null: codes are not synced to Stripe. */
                     stripeCouponId?: string | null;
+                    /** @description Percent (up to 4 decimals) of each commission a recruit accrues in this campaign that its recruiter (referredBy) earns as a recruit_override commission; null: off. */
+                    recruiterPercent?: number | null;
                 };
             };
         };
@@ -8321,9 +9190,24 @@ export interface operations {
                             match?: {
                                 [key: string]: string | number | boolean;
                             };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
                         }[];
                         /** @description The Stripe coupon new promotion codes of this campaign are created on; null: none. */
                         stripeCouponId: string | null;
+                        /** @description Percent of each recruit commission its recruiter earns (recruit_override); null: off. */
+                        recruiterPercent: number | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -8457,9 +9341,24 @@ export interface operations {
                             match?: {
                                 [key: string]: string | number | boolean;
                             };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
                         }[];
                         /** @description The Stripe coupon new promotion codes of this campaign are created on; null: none. */
                         stripeCouponId: string | null;
+                        /** @description Percent of each recruit commission its recruiter earns (recruit_override); null: off. */
+                        recruiterPercent: number | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -8588,9 +9487,24 @@ export interface operations {
                         match?: {
                             [key: string]: string | number | boolean;
                         };
+                        /** @description The trailing period tiers are measured over (default 30). */
+                        periodDays?: string | number;
+                        /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                        tiers?: {
+                            /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                            minRevenue?: string;
+                            /** @description New referred customers over the rule's periodDays. */
+                            minCustomers?: string | number;
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                        }[];
                     }[];
                     /** @description The Stripe coupon this campaign's promotion codes are created on when STRIPE_SECRET_KEY is set; null: codes are not synced to Stripe. */
                     stripeCouponId?: string | null;
+                    /** @description Percent (up to 4 decimals) of each commission a recruit accrues in this campaign that its recruiter (referredBy) earns as a recruit_override commission; null: off. */
+                    recruiterPercent?: number | null;
                     /** @description true archives, false unarchives. */
                     archived?: boolean;
                 };
@@ -8629,9 +9543,24 @@ export interface operations {
                             match?: {
                                 [key: string]: string | number | boolean;
                             };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
                         }[];
                         /** @description The Stripe coupon new promotion codes of this campaign are created on; null: none. */
                         stripeCouponId: string | null;
+                        /** @description Percent of each recruit commission its recruiter earns (recruit_override); null: off. */
+                        recruiterPercent: number | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -8642,6 +9571,199 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         archivedAt: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1CampaignsByIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: {
+                        /** @description Standard or custom event name. */
+                        eventType: string;
+                        /**
+                         * @default percent
+                         * @enum {string}
+                         */
+                        kind: "percent" | "flat";
+                        /** @description Percent of the event value (up to 4 decimals). */
+                        percent?: number;
+                        /** @description Decimal in major units, e.g. "12.50". */
+                        amount?: string;
+                        /** @description Per referred user. */
+                        maxOccurrences?: string | number;
+                        /** @description Only events within N days of the referral. */
+                        durationDays?: string | number;
+                        /** @description Event metadata that must all be equal. */
+                        match?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description The trailing period tiers are measured over (default 30). */
+                        periodDays?: string | number;
+                        /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                        tiers?: {
+                            /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                            minRevenue?: string;
+                            /** @description New referred customers over the rule's periodDays. */
+                            minCustomers?: string | number;
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                        }[];
+                    }[];
+                    /** @description How many days back to replay (1-365). */
+                    days: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example USD */
+                        currency: string;
+                        days: string | number;
+                        /** @description Every partner that earned, or would earn, on those events. */
+                        partners: {
+                            partnerId: string;
+                            /**
+                             * @description Decimal string in major units of the campaign currency.
+                             * @example 12.50
+                             */
+                            current: string;
+                            /**
+                             * @description Decimal string in major units of the campaign currency.
+                             * @example 12.50
+                             */
+                            preview: string;
+                            /**
+                             * @description Decimal string in major units of the campaign currency.
+                             * @example 12.50
+                             */
+                            difference: string;
+                        }[];
+                        total: {
+                            /**
+                             * @description Decimal string in major units of the campaign currency.
+                             * @example 12.50
+                             */
+                            current: string;
+                            /**
+                             * @description Decimal string in major units of the campaign currency.
+                             * @example 12.50
+                             */
+                            preview: string;
+                            /**
+                             * @description Decimal string in major units of the campaign currency.
+                             * @example 12.50
+                             */
+                            difference: string;
+                        };
                     };
                 };
             };
@@ -9299,6 +10421,659 @@ export interface operations {
             };
             /** @description An error. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Groups: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            /** @example grp_01jd8x0000000000000000000a */
+                            id: string;
+                            name: string;
+                            rules: {
+                                /** @description Standard or custom event name. */
+                                eventType: string;
+                                /** @enum {string} */
+                                kind: "percent" | "flat";
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                                /** @description Per referred user. */
+                                maxOccurrences?: string | number;
+                                /** @description Only events within N days of the referral. */
+                                durationDays?: string | number;
+                                /** @description Event metadata that must all be equal. */
+                                match?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /** @description The trailing period tiers are measured over (default 30). */
+                                periodDays?: string | number;
+                                /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                                tiers?: {
+                                    /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                    minRevenue?: string;
+                                    /** @description New referred customers over the rule's periodDays. */
+                                    minCustomers?: string | number;
+                                    /** @description Percent of the event value (up to 4 decimals). */
+                                    percent?: number;
+                                    /** @description Decimal in major units, e.g. "12.50". */
+                                    amount?: string;
+                                }[];
+                                /** @description Absent: the rule applies in every campaign. */
+                                campaignId?: string;
+                            }[];
+                            /** @description null: the campaign's holdback applies. */
+                            holdbackDays: number | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description Cursor of the next page; null on the last. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1Groups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    rules?: {
+                        /** @description Standard or custom event name. */
+                        eventType: string;
+                        /**
+                         * @default percent
+                         * @enum {string}
+                         */
+                        kind: "percent" | "flat";
+                        /** @description Percent of the event value (up to 4 decimals). */
+                        percent?: number;
+                        /** @description Decimal in major units, e.g. "12.50". */
+                        amount?: string;
+                        /** @description Per referred user. */
+                        maxOccurrences?: string | number;
+                        /** @description Only events within N days of the referral. */
+                        durationDays?: string | number;
+                        /** @description Event metadata that must all be equal. */
+                        match?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description The trailing period tiers are measured over (default 30). */
+                        periodDays?: string | number;
+                        /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                        tiers?: {
+                            /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                            minRevenue?: string;
+                            /** @description New referred customers over the rule's periodDays. */
+                            minCustomers?: string | number;
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                        }[];
+                        /** @description Absent: the rule applies in every campaign. */
+                        campaignId?: string;
+                    }[];
+                    holdbackDays?: (string | number) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example grp_01jd8x0000000000000000000a */
+                        id: string;
+                        name: string;
+                        rules: {
+                            /** @description Standard or custom event name. */
+                            eventType: string;
+                            /** @enum {string} */
+                            kind: "percent" | "flat";
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                            /** @description Per referred user. */
+                            maxOccurrences?: string | number;
+                            /** @description Only events within N days of the referral. */
+                            durationDays?: string | number;
+                            /** @description Event metadata that must all be equal. */
+                            match?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
+                            /** @description Absent: the rule applies in every campaign. */
+                            campaignId?: string;
+                        }[];
+                        /** @description null: the campaign's holdback applies. */
+                        holdbackDays: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1GroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example grp_01jd8x0000000000000000000a */
+                        id: string;
+                        name: string;
+                        rules: {
+                            /** @description Standard or custom event name. */
+                            eventType: string;
+                            /** @enum {string} */
+                            kind: "percent" | "flat";
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                            /** @description Per referred user. */
+                            maxOccurrences?: string | number;
+                            /** @description Only events within N days of the referral. */
+                            durationDays?: string | number;
+                            /** @description Event metadata that must all be equal. */
+                            match?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
+                            /** @description Absent: the rule applies in every campaign. */
+                            campaignId?: string;
+                        }[];
+                        /** @description null: the campaign's holdback applies. */
+                        holdbackDays: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    patchV1GroupsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    rules?: {
+                        /** @description Standard or custom event name. */
+                        eventType: string;
+                        /**
+                         * @default percent
+                         * @enum {string}
+                         */
+                        kind: "percent" | "flat";
+                        /** @description Percent of the event value (up to 4 decimals). */
+                        percent?: number;
+                        /** @description Decimal in major units, e.g. "12.50". */
+                        amount?: string;
+                        /** @description Per referred user. */
+                        maxOccurrences?: string | number;
+                        /** @description Only events within N days of the referral. */
+                        durationDays?: string | number;
+                        /** @description Event metadata that must all be equal. */
+                        match?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description The trailing period tiers are measured over (default 30). */
+                        periodDays?: string | number;
+                        /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                        tiers?: {
+                            /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                            minRevenue?: string;
+                            /** @description New referred customers over the rule's periodDays. */
+                            minCustomers?: string | number;
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                        }[];
+                        /** @description Absent: the rule applies in every campaign. */
+                        campaignId?: string;
+                    }[];
+                    holdbackDays?: (string | number) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example grp_01jd8x0000000000000000000a */
+                        id: string;
+                        name: string;
+                        rules: {
+                            /** @description Standard or custom event name. */
+                            eventType: string;
+                            /** @enum {string} */
+                            kind: "percent" | "flat";
+                            /** @description Percent of the event value (up to 4 decimals). */
+                            percent?: number;
+                            /** @description Decimal in major units, e.g. "12.50". */
+                            amount?: string;
+                            /** @description Per referred user. */
+                            maxOccurrences?: string | number;
+                            /** @description Only events within N days of the referral. */
+                            durationDays?: string | number;
+                            /** @description Event metadata that must all be equal. */
+                            match?: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @description The trailing period tiers are measured over (default 30). */
+                            periodDays?: string | number;
+                            /** @description The reached tier paying the most replaces the rule’s own percent / amount; below every tier the rule’s own value applies. */
+                            tiers?: {
+                                /** @description Attributed revenue in the campaign currency over the rule's periodDays (major units). */
+                                minRevenue?: string;
+                                /** @description New referred customers over the rule's periodDays. */
+                                minCustomers?: string | number;
+                                /** @description Percent of the event value (up to 4 decimals). */
+                                percent?: number;
+                                /** @description Decimal in major units, e.g. "12.50". */
+                                amount?: string;
+                            }[];
+                            /** @description Absent: the rule applies in every campaign. */
+                            campaignId?: string;
+                        }[];
+                        /** @description null: the campaign's holdback applies. */
+                        holdbackDays: number | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10503,6 +12278,12 @@ export interface operations {
                         eventValue: number;
                         /** @description Fraud signals raised at accrual; empty when clean. A flagged commission waits for a person (never approved by the holdback job). */
                         flags: ("self_referral" | "click_flood" | "bot_click" | "duplicate_customer" | "review_amount")[];
+                        /**
+                         * @description Whose rule paid it: the partner's commission snapshot, its group's, or the campaign's (a recruit_override: the campaign's recruiterPercent).
+                         * @default snapshot
+                         * @enum {string}
+                         */
+                        ruleSource: "snapshot" | "group" | "campaign";
                     };
                 };
             };

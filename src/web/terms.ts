@@ -1,6 +1,6 @@
 // Commission terms in plain words, for the rule editor's summary, the portal's "what you earn" and the
 // signup page: "20% of every paid invoice, for the first 12 per customer, within 365 days".
-import type { Rule } from '../modules/campaigns/rules';
+import { DEFAULT_PERIOD_DAYS, type Rule, type Tier } from '../modules/campaigns/rules';
 import { formatMoney } from './ui';
 
 /** What each standard event type is called in a sentence; custom names are quoted as they are. */
@@ -16,7 +16,7 @@ export const STANDARD_EVENT_TYPES = Object.keys(EVENT_WORDS);
 const eventWords = (eventType: string) => EVENT_WORDS[eventType] ?? { one: `“${eventType}” event`, every: `every “${eventType}” event` };
 
 /** A percent as typed, without trailing zeros: 20 -> "20%", 12.5 -> "12.5%". */
-const percentText = (p: number) => `${Number(p.toFixed(4))}%`;
+export const percentText = (p: number) => `${Number(p.toFixed(4))}%`;
 
 /** One rule as a sentence (no final full stop). `currency` is the campaign's, for flat amounts. */
 export function describeRule(rule: Rule, currency: string): string {
@@ -27,7 +27,23 @@ export function describeRule(rule: Rule, currency: string): string {
   if (rule.durationDays !== undefined) limits.push(`within ${rule.durationDays} days of the customer's first conversion`);
   const match = rule.match ? Object.entries(rule.match) : [];
   if (match.length > 0) limits.push(`when ${match.map(([k, v]) => `${k} is ${typeof v === 'string' ? `“${v}”` : String(v)}`).join(' and ')}`);
-  return limits.length ? `${pay}, ${limits.join(', ')}` : pay;
+  const base = limits.length ? `${pay}, ${limits.join(', ')}` : pay;
+  const tiers = rule.tiers ?? [];
+  if (tiers.length === 0) return base;
+  const period = rule.periodDays ?? DEFAULT_PERIOD_DAYS;
+  const steps = tiers.map((tier) => {
+    const value = rule.kind === 'percent' ? percentText(tier.percent ?? 0) : formatMoney(tier.amount ?? '0', currency);
+    return `${value} from ${tierThreshold(tier, currency)}`;
+  });
+  return `${base}; ${steps.join('; ')} (measured over the last ${period} day${period === 1 ? '' : 's'})`;
+}
+
+/** What a tier needs, in words: "1,000.00 EUR revenue and 5 new customers". */
+export function tierThreshold(tier: Tier, currency: string): string {
+  const parts: string[] = [];
+  if (tier.minRevenue !== undefined) parts.push(`${formatMoney(tier.minRevenue, currency)} revenue`);
+  if (tier.minCustomers !== undefined) parts.push(`${tier.minCustomers} new customer${tier.minCustomers === 1 ? '' : 's'}`);
+  return parts.join(' and ') || 'always';
 }
 
 /**

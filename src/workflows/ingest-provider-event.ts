@@ -218,6 +218,7 @@ async function settleRefunds(ctx: AppContext, tx: Transaction, provider: string,
       coalesce((select a.amount_before from commission_adjustments a where a.commission_id = c.id order by a.id limit 1), c.amount) as accrued
     from commissions c
     where c.event_id = ${eventId} and c.status <> 'reversed'
+      and c.source_commission_id is null -- recruit overrides follow their recruit's commission (lifecycle.ts)
     order by c.id
     for update of c`;
   if (commissions.length === 0) return '';

@@ -9,6 +9,7 @@ import { conflict, invalidField } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
 import { recordReferral, resolveAttribution, type Resolution } from '../modules/attribution/service';
 import { accrueCommissions } from '../modules/commissions/accrual';
+import type { RuleSource } from '../modules/commissions/terms';
 import { normalizeEmail } from '../modules/fraud/signals';
 import type { AttributionResult as AttributionAnswer } from '../modules/events/model';
 import { checkEventInput, EVENT_COLUMNS, toEventRecord, type EventRecord, type EventRow } from '../modules/events/service';
@@ -163,14 +164,18 @@ export async function accrueEvent(
 
 /** The attribution result of an event already recorded (for idempotent replays). */
 export async function loadAttributionResult(sql: Tx, event: EventRow): Promise<AttributionResult> {
-  const rows = await sql<{ id: string; click_id: string | null; coupon_code: string | null; partner_id: string; weight: number; commission_id: string | null }[]>`
-    select a.id, a.click_id, pc.code as coupon_code, a.partner_id, a.weight, c.id as commission_id
-    from attributions a left join commissions c on c.attribution_id = a.id left join promotion_codes pc on pc.id = a.code_id
+  const rows = await sql<
+    { id: string; click_id: string | null; coupon_code: string | null; partner_id: string; weight: number; commission_id: string | null; rule_source: RuleSource | null }[]
+  >`
+    select a.id, a.click_id, pc.code as coupon_code, a.partner_id, a.weight, c.id as commission_id, a.rule_source
+    from attributions a
+    left join commissions c on c.attribution_id = a.id and c.source_commission_id is null -- not the recruiter's override
+    left join promotion_codes pc on pc.id = a.code_id
     where a.event_id = ${event.id}
     order by a.id`;
   return {
     status: event.attribution_status,
     model: event.attribution_model!, // recordEvent always writes it
-    touches: rows.map((r) => ({ clickId: r.click_id, couponCode: r.coupon_code, partnerId: r.partner_id, weight: r.weight, attributionId: r.id, commissionId: r.commission_id ?? null })),
+    touches: rows.map((r) => ({ clickId: r.click_id, couponCode: r.coupon_code, partnerId: r.partner_id, weight: r.weight, attributionId: r.id, commissionId: r.commission_id ?? null, ruleSource: r.rule_source })),
   };
 }

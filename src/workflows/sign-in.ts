@@ -10,7 +10,7 @@ import { recordSignInNetwork } from '../modules/fraud/service';
 import { networkHash } from '../modules/fraud/signals';
 import { loadClickSalt } from '../modules/links/service';
 import { checkApplicationAnswers } from '../lib/fields';
-import { activatePartner, createPartner, findPartner, findPartnerByEmail } from '../modules/partners/service';
+import { activatePartner, createPartner, findPartner, findPartnerByEmail, findRecruiter } from '../modules/partners/service';
 
 /** The answer to a sign-in request, the same for any email. */
 export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
@@ -91,10 +91,11 @@ export const SIGNUP_ANSWERS: Record<Exclude<SignupMode, 'closed'>, string> = {
  * Self-signup. Open: a pending partner and an invite link. Review: an application (status applied,
  * no invite). Either way the admins are told (createPartner, in its transaction). The answers to the signup questions are stored either way.
  * An existing email just gets what asking for a sign-in link gives it. Returns the mode it ran under.
+ * A recruiting link's ref makes its partner the recruiter (referredBy); a stale or revoked one is ignored.
  */
 export async function signUp(
   ctx: AppContext,
-  input: { email: string; name: string; applicationAnswers?: unknown },
+  input: { email: string; name: string; applicationAnswers?: unknown; ref?: string },
 ): Promise<Exclude<SignupMode, 'closed'>> {
   const given = checkApplicationAnswers(input.applicationAnswers);
   const mode = await signupMode(ctx);
@@ -106,13 +107,16 @@ export async function signUp(
   }
   const answers = given && Object.keys(given).length > 0 ? given : undefined;
   try {
-    const partner = await createPartner(ctx, {
+    // a recruiting link's ref credits its partner as recruiter; a stale or revoked one is ignored, never an error
+    const referredBy = await findRecruiter(ctx.sql, input.ref);
+    await createPartner(ctx, {
       email: input.email,
       name: input.name,
       sendInvite: mode === 'open',
       applied: mode === 'review',
       applicationAnswers: answers,
       campaignGrantSource: 'signup',
+      referredBy,
     });
     return mode;
   } catch (error) {

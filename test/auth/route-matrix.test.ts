@@ -111,6 +111,11 @@ const RULES: Record<string, AuthRule> = {
   'GET /campaigns': { scope: 'campaigns:read', ...P },
   'GET /campaigns/:id': { scope: 'campaigns:read', ...P },
   'PATCH /campaigns/:id': 'campaigns:write',
+  'POST /campaigns/:id/preview': 'campaigns:write',
+  'POST /groups': 'campaigns:write',
+  'GET /groups': 'campaigns:read',
+  'GET /groups/:id': 'campaigns:read',
+  'PATCH /groups/:id': 'campaigns:write',
   'POST /codes': { scope: 'campaigns:write', ...P },
   'GET /codes': { scope: 'campaigns:read', ...P },
   'GET /codes/:id': { scope: 'campaigns:read', ...P },
@@ -146,6 +151,7 @@ let apiKeyId: string;
 let eventId: string;
 let slug: string;
 let codeId: string;
+let groupId: string;
 
 // the callers' credentials
 let ownerKey: string;
@@ -218,6 +224,7 @@ beforeAll(async () => {
   otherPartner = (await created(svc.api('POST', '/v1/partners', { body: { email: 'other@example.com', name: 'Other', sendInvite: false, campaignIds: [] } }))).id;
   slug = (await created(svc.api('POST', '/v1/links', { body: { campaignId, partnerId: owner } }))).slug;
   codeId = (await created(svc.api('POST', '/v1/codes', { body: { code: 'MATRIX', partnerId: owner, campaignId } }))).id;
+  groupId = (await created(svc.api('POST', '/v1/groups', { body: { name: 'Matrix group' } }))).id;
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
   eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
@@ -270,6 +277,7 @@ const shared = (): Fixtures => ({
   emails: () => 'payout_sent',
   campaigns: () => campaignId,
   codes: () => codeId,
+  groups: () => groupId,
   webhooks: () => endpointId,
   deliveries: () => deliveryId,
   'api-keys': () => apiKeyId,
@@ -293,6 +301,7 @@ function fresh(route: string): Fixtures {
     payouts: newPayout,
     campaigns: async () => (await created(svc.api('POST', '/v1/campaigns', { body: { name: 'Fresh', destinationUrl: 'https://shop.example.com/', currency: 'USD' } }))).id,
     codes: async () => (await created(svc.api('POST', '/v1/codes', { body: { code: `FRESH-${unique()}`, partnerId: owner, campaignId } }))).id,
+    groups: async () => (await created(svc.api('POST', '/v1/groups', { body: { name: 'Fresh group' } }))).id,
     webhooks: () => (endpoint ??= newEndpoint()),
     deliveries: async () => newDelivery(await (endpoint ??= newEndpoint())),
     'api-keys': async () => (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'to revoke', scopes: ['partners:read'] } }))).id,
@@ -319,6 +328,9 @@ const BODIES: Record<string, () => unknown> = {
   'PATCH /webhooks/:id': () => ({ label: 'renamed' }),
   'POST /campaigns': () => ({ name: 'New', destinationUrl: 'https://shop.example.com/', currency: 'USD' }),
   'PATCH /campaigns/:id': () => ({ name: 'Renamed' }),
+  'POST /campaigns/:id/preview': () => ({ rules: [], days: 30 }),
+  'POST /groups': () => ({ name: 'Group' }),
+  'PATCH /groups/:id': () => ({ name: 'Renamed group' }),
   'POST /codes': () => ({ code: `CODE-${unique()}`, partnerId: owner, campaignId }),
   'PATCH /codes/:id': () => ({ archived: true }),
   'PATCH /settings': () => ({}),

@@ -70,7 +70,7 @@ describe('a code credits its partner', () => {
     expect(res.body.attribution).toEqual({
       status: 'attributed',
       model: 'last_click',
-      touches: [{ clickId: null, couponCode: 'Podcast20', partnerId: podcaster, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/) }],
+      touches: [{ clickId: null, couponCode: 'Podcast20', partnerId: podcaster, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/), ruleSource: 'campaign' }],
     });
   });
 

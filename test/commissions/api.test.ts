@@ -110,6 +110,8 @@ describe('GET /v1/commissions', () => {
       reason: null,
       payoutId: null,
       flags: [],
+      ruleSource: 'campaign',
+      sourceCommissionId: null,
     });
   });
 

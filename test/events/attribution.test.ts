@@ -99,7 +99,7 @@ describe('statuses', () => {
     expect(res.body.attribution).toEqual({
       status: 'attributed',
       model: 'last_click',
-      touches: [{ clickId: clickIds[1], couponCode: null, partnerId: b, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/) }],
+      touches: [{ clickId: clickIds[1], couponCode: null, partnerId: b, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/), ruleSource: 'campaign' }],
     });
 
     const rows = await rowsOf(res.body.eventId);
@@ -149,6 +149,7 @@ describe('statuses', () => {
       eventType: 'invoice_paid',
       eventValue: 19.99,
       flags: [],
+      ruleSource: 'campaign',
     });
   });
 });

@@ -14,7 +14,7 @@ const event = (body: Record<string, unknown>, key?: string) =>
   svc.api('POST', '/v1/events', { body, headers: key ? { 'idempotency-key': key } : undefined });
 
 const commissionsOf = (userId: string) =>
-  svc.sql`select partner_id, amount, currency, event_type, holdback_days from commissions where user_id = ${userId} order by id`;
+  svc.sql`select partner_id, amount, currency, event_type, holdback_days, rule_source from commissions where user_id = ${userId} order by id`;
 
 describe('recurring revenue (sticky referral)', () => {
   test('invoices months apart keep paying the partner who brought the customer, whatever the window and later clicks', async () => {
@@ -158,14 +158,17 @@ describe('commission snapshots and holdback', () => {
     expect(accrued.slice(-2).map((e) => e.data.amount)).toEqual(['40.00', '10.00']);
   });
 
-  test('a snapshot without a rule for the event type pays nothing, even if the campaign has one', async () => {
+  test("a snapshot without a rule for the event type leaves it to the campaign's rule (first level with a matching rule wins)", async () => {
     const c = await fx.campaign(svc.sql, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 10 }] });
     const p = await fx.partner(svc.sql);
     await fx.commissionSnapshot(svc.sql, p, { rules: [{ eventType: 'signup', kind: 'flat', amount: '1' }] });
     const { userId } = await fx.referredUser(svc.sql, [{ partnerId: p, campaignId: c }]);
     await event({ userId, type: 'invoice_paid', amount: 10000, currency: 'USD' });
     await event({ userId, type: 'signup' });
-    expect((await commissionsOf(userId)).map((r) => [r.event_type, r.amount])).toEqual([['signup', 100n]]);
+    expect((await commissionsOf(userId)).map((r) => [r.event_type, r.amount, r.rule_source])).toEqual([
+      ['invoice_paid', 1000n, 'campaign'],
+      ['signup', 100n, 'snapshot'],
+    ]);
   });
 
   test('holdback falls back to HOLDBACK_DAYS (30) when neither snapshot nor campaign sets it', async () => {

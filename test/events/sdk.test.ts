@@ -58,7 +58,7 @@ describe('events and attribution', () => {
       attribution: {
         status: 'attributed',
         model: 'last_click',
-        touches: [{ clickId: clickIds[0]!, couponCode: null, partnerId: p, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/) }],
+        touches: [{ clickId: clickIds[0]!, couponCode: null, partnerId: p, weight: 1, attributionId: expect.stringMatching(/^att_/), commissionId: expect.stringMatching(/^com_/), ruleSource: 'campaign' }],
       },
     });
     const commission = await client.commissions.get(result.attribution.touches[0]!.commissionId!);

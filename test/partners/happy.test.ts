@@ -191,6 +191,8 @@ describe('one partner', () => {
       declineReason: null,
       // every email on until the partner turns one off
       notifications: { commissionAccrued: true, commissionApproved: true, payoutSent: true, monthlyStatement: true },
+      groupId: null,
+      referredBy: null,
     });
   });
 

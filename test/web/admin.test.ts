@@ -159,7 +159,7 @@ describe('errors are pages', () => {
       expect(res!.headers()['content-type']).toBe('text/html; charset=utf-8');
       expect(await page.textContent('h1')).toBe('Page not found');
       expect(await page.textContent('.who')).toBe(ADMIN);
-      expect(await page.locator('nav[aria-label=Main] a').count()).toBe(10);
+      expect(await page.locator('nav[aria-label=Main] a').count()).toBe(11);
     }
     await screenshot(page, 'admin-not-found');
     await page.click('text=Go to the start page');

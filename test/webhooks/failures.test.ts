@@ -193,6 +193,7 @@ describe('test sends', () => {
       eventType: expect.any(String),
       eventValue: expect.any(Number),
       flags: [],
+      ruleSource: 'campaign',
     });
     expect(byType['commission.approved']).toEqual({ commissionId: id_('com'), partnerId: id_('ptn'), amount, currency: 'USD', approvedAt: expect.any(String) });
     expect(byType['commission.paid']).toEqual({ commissionId: id_('com'), payoutId: id_('pay'), partnerId: id_('ptn'), amount, currency: 'USD' });

@@ -23,6 +23,7 @@ export const SignUpBody = t.Object({
   email: Email,
   name: Name,
   applicationAnswers: t.Optional(ApplicationAnswersField),
+  ref: t.Optional(t.String({ maxLength: 64, description: "A recruiting link's ref (the recruiter's partner id); an unknown or revoked one is ignored." })),
 });
 export const MagicLinkQuery = t.Object({ token: t.Optional(t.String({ maxLength: 200 })) });
 

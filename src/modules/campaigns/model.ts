@@ -17,6 +17,14 @@ const StripeCouponId = t.Nullable(
   }),
 );
 
+const RecruiterPercent = t.Nullable(
+  t.Number({
+    exclusiveMinimum: 0,
+    maximum: 100,
+    description: 'Percent (up to 4 decimals) of each commission a recruit accrues in this campaign that its recruiter (referredBy) earns as a recruit_override commission; null: off.',
+  }),
+);
+
 export const CreateCampaignBody = t.Object({
   name: Name,
   destinationUrl: DestinationUrl,
@@ -24,6 +32,7 @@ export const CreateCampaignBody = t.Object({
   holdbackDays: t.Optional(HoldbackDays),
   rules: t.Optional(Rules),
   stripeCouponId: t.Optional(StripeCouponId),
+  recruiterPercent: t.Optional(RecruiterPercent),
 });
 
 export const UpdateCampaignBody = t.Object({
@@ -33,6 +42,7 @@ export const UpdateCampaignBody = t.Object({
   holdbackDays: t.Optional(HoldbackDays),
   rules: t.Optional(Rules),
   stripeCouponId: t.Optional(StripeCouponId),
+  recruiterPercent: t.Optional(RecruiterPercent),
   archived: t.Optional(t.Boolean({ description: 'true archives, false unarchives.' })),
 });
 
@@ -55,11 +65,28 @@ export const CampaignRecord = t.Object({
   holdbackDays: t.Nullable(Type.Integer({ minimum: 0, description: 'null: HOLDBACK_DAYS applies.' })),
   rules: Rules,
   stripeCouponId: t.Nullable(t.String(), { description: "The Stripe coupon new promotion codes of this campaign are created on; null: none." }),
+  recruiterPercent: t.Nullable(t.Number({ description: 'Percent of each recruit commission its recruiter earns (recruit_override); null: off.' })),
   createdAt: Timestamp,
   archivedAt: t.Nullable(Timestamp),
 });
 
 export const CampaignList = listOf('campaigns', CampaignRecord);
+
+export const PreviewBody = t.Object({
+  rules: Rules,
+  days: t.Integer({ minimum: 1, maximum: 365, description: 'How many days back to replay (1-365).' }),
+});
+
+const Money = t.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$', description: 'Decimal string in major units of the campaign currency.', examples: ['12.50'] });
+const Comparison = { current: Money, preview: Money, difference: Money };
+
+/** What the draft rules would have paid on the campaign's recent events, next to what they paid. */
+export const PreviewAnswer = t.Object({
+  currency: t.String({ examples: ['USD'] }),
+  days: t.Integer(),
+  partners: t.Array(t.Object({ partnerId: t.String(), ...Comparison }), { description: 'Every partner that earned, or would earn, on those events.' }),
+  total: t.Object(Comparison),
+});
 
 /** The answer of each campaign route: its success schema and the errors it can give. */
 export const CampaignResponses = {
@@ -67,4 +94,5 @@ export const CampaignResponses = {
   list: { 200: CampaignList, ...errors(400, 401, 403) },
   get: { 200: CampaignRecord, ...errors(400, 401, 403, 404) },
   update: { 200: CampaignRecord, ...errors(400, 401, 403, 404, 413) },
+  preview: { 200: PreviewAnswer, ...errors(400, 401, 403, 404, 413) },
 };

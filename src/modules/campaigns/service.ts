@@ -1,7 +1,7 @@
 // Campaign rules and SQL: create, read, list, update, archive.
 import type { JSONValue } from 'postgres';
 import type { Sql, Tx } from '../../db';
-import { EXPONENTS, isKnownCurrency } from '../../lib/money';
+import { EXPONENTS, isKnownCurrency, numberText, PERCENT_SCALE, scaleDecimal } from '../../lib/money';
 import { AppError, notFound, type FieldProblem } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
@@ -18,6 +18,7 @@ type CampaignRow = {
   holdback_days: number | null;
   rules: Rule[] | null;
   stripe_coupon_id: string | null;
+  recruiter_percent: string | null; // numeric
   created_at: Date;
   archived_at: Date | null;
 };
@@ -31,12 +32,13 @@ function toCampaign(row: CampaignRow): Campaign {
     holdbackDays: row.holdback_days,
     rules: row.rules ?? [],
     stripeCouponId: row.stripe_coupon_id,
+    recruiterPercent: row.recruiter_percent === null ? null : Number(row.recruiter_percent),
     createdAt: iso(row.created_at)!,
     archivedAt: iso(row.archived_at),
   };
 }
 
-const COLUMNS = (sql: Tx) => sql`id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id, created_at, archived_at`;
+const COLUMNS = (sql: Tx) => sql`id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id, recruiter_percent, created_at, archived_at`;
 
 /** A share-link destination: an absolute http(s) URL without spaces. */
 export function destinationProblem(value: string): string | null {
@@ -52,22 +54,36 @@ export function destinationProblem(value: string): string | null {
   return null;
 }
 
-/** Flat amounts may not carry more decimals than the campaign currency has. */
-function amountProblems(rules: Rule[], currency: string): FieldProblem[] {
+/** Flat amounts and tier thresholds may not carry more decimals than the campaign currency has. */
+export function amountProblems(rules: Rule[], currency: string, field = 'rules', at?: (i: number) => boolean): FieldProblem[] {
   const exponent = EXPONENTS[currency] ?? 2;
   const problems: FieldProblem[] = [];
+  const check = (value: string | undefined, path: string) => {
+    if (value === undefined) return;
+    const decimals = value.split('.')[1]?.length ?? 0;
+    if (decimals > exponent) problems.push({ field: path, message: `${currency} has ${exponent} decimal${exponent === 1 ? '' : 's'}` });
+  };
   rules.forEach((rule, i) => {
-    if (rule.amount === undefined) return;
-    const decimals = rule.amount.split('.')[1]?.length ?? 0;
-    if (decimals > exponent) {
-      problems.push({ field: `rules.${i}.amount`, message: `${currency} has ${exponent} decimal${exponent === 1 ? '' : 's'}` });
-    }
+    if (at && !at(i)) return;
+    check(rule.amount, `${field}.${i}.amount`);
+    (rule.tiers ?? []).forEach((tier, k) => {
+      check(tier.amount, `${field}.${i}.tiers.${k}.amount`);
+      check(tier.minRevenue, `${field}.${i}.tiers.${k}.minRevenue`);
+    });
   });
   return problems;
 }
 
-function check(input: { destinationUrl?: string; currency?: string; rules?: Rule[] }, currentCurrency?: string) {
+export function throwProblems(problems: FieldProblem[]): void {
+  if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+}
+
+function check(input: { destinationUrl?: string; currency?: string; rules?: Rule[]; recruiterPercent?: number | null }, currentCurrency?: string) {
   const problems: FieldProblem[] = [];
+  if (typeof input.recruiterPercent === 'number') {
+    const text = numberText(input.recruiterPercent);
+    if (text === null || scaleDecimal(text, PERCENT_SCALE, 'strict') === null) problems.push({ field: 'recruiterPercent', message: 'at most 4 decimals' });
+  }
   if (input.destinationUrl !== undefined) {
     const problem = destinationProblem(input.destinationUrl);
     if (problem) problems.push({ field: 'destinationUrl', message: problem });
@@ -80,9 +96,7 @@ function check(input: { destinationUrl?: string; currency?: string; rules?: Rule
     const currency = input.currency ?? currentCurrency;
     if (currency && isKnownCurrency(currency)) problems.push(...amountProblems(input.rules, currency));
   }
-  if (problems.length > 0) {
-    throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
-  }
+  throwProblems(problems);
 }
 
 export type CreateCampaignInput = {
@@ -92,14 +106,22 @@ export type CreateCampaignInput = {
   holdbackDays?: number | null;
   rules?: Rule[];
   stripeCouponId?: string | null;
+  /** Percent of each recruit commission its recruiter earns; null: off. */
+  recruiterPercent?: number | null;
 };
+
+/** A percent as exact decimal text for a numeric column (the schema allows at most 4 decimals). */
+function percentText(percent: number | null | undefined): string | null {
+  return percent === undefined || percent === null ? null : numberText(percent);
+}
 
 export async function createCampaign(sql: Sql, input: CreateCampaignInput): Promise<Campaign> {
   check(input);
   const [row] = await sql<CampaignRow[]>`
-    insert into campaigns (id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id)
+    insert into campaigns (id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id, recruiter_percent)
     values (${newId('campaign')}, ${input.name.trim()}, ${input.destinationUrl}, ${input.currency},
-            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as JSONValue)}, ${input.stripeCouponId ?? null})
+            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as JSONValue)}, ${input.stripeCouponId ?? null},
+            ${percentText(input.recruiterPercent)})
     returning ${COLUMNS(sql)}`;
   return toCampaign(row!);
 }
@@ -161,6 +183,7 @@ export async function updateCampaign(sql: Sql, id: string, input: UpdateCampaign
         holdback_days = ${input.holdbackDays === undefined ? current.holdbackDays : input.holdbackDays},
         rules = ${tx.json((input.rules ?? current.rules) as JSONValue)},
         stripe_coupon_id = ${input.stripeCouponId === undefined ? current.stripeCouponId : input.stripeCouponId},
+        recruiter_percent = ${input.recruiterPercent === undefined ? tx`recruiter_percent` : percentText(input.recruiterPercent)},
         archived_at = ${archivedAt},
         updated_at = now()
       where id = ${id}

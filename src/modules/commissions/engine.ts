@@ -1,8 +1,8 @@
 // The commission rules engine: which rule applies to an event, and what it pays at full weight.
 // Pure: the caller loads the rules, the prior occurrence count and the referral's start.
-import { EXPONENTS, fraction, isKnownCurrency, percentShare, scaleDecimal, type Fraction } from '../../lib/money';
+import { EXPONENTS, fraction, isKnownCurrency, percentShare, percentUnits, scaleDecimal, type Fraction } from '../../lib/money';
 import { DAY } from '../../lib/time';
-import type { Rule } from '../campaigns/rules';
+import type { Rule, Tier } from '../campaigns/rules';
 
 export type EngineEvent = {
   type: string;
@@ -20,7 +20,7 @@ export type RuleOutcome =
   | { pays: false; rule: Rule | null; reason: NoCommission };
 
 /** First rule whose eventType equals the event's type and whose `match` entries all equal the metadata. */
-export function findRule(rules: readonly Rule[], event: Pick<EngineEvent, 'type' | 'metadata'>): Rule | null {
+export function findRule<R extends Rule>(rules: readonly R[], event: Pick<EngineEvent, 'type' | 'metadata'>): R | null {
   for (const rule of rules) {
     if (rule.eventType !== event.type) continue;
     const match = rule.match ?? {};
@@ -45,10 +45,65 @@ export function evaluateRules(input: {
   campaignCurrency: string;
   priorOccurrences: number;
   referralStartedAt: Date;
+  measure?: TierMeasure;
+}): RuleOutcome {
+  const rule = findRule(input.rules, input.event);
+  if (!rule) return { pays: false, rule: null, reason: 'no_rule' };
+  return evaluateRule({ ...input, rule });
+}
+
+/** A partner's trailing period in a campaign: attributed revenue (minor units of the campaign currency) and new customers. */
+export type TierMeasure = { revenue: bigint; customers: number };
+
+/**
+ * The tier a measure reaches: every threshold a tier names must be met; of the tiers reached, the
+ * one paying the most (ties: the first listed). null: none reached (the rule's own value applies).
+ * Thresholds that cannot be read (a stored rule gone bad) are never reached.
+ */
+export function reachedTier(rule: Rule, measure: TierMeasure, currency: string): { tier: Tier; index: number } | null {
+  const exponent = EXPONENTS[currency] ?? 2;
+  let best: { tier: Tier; index: number; pays: bigint } | null = null;
+  (rule.tiers ?? []).forEach((tier, index) => {
+    if (tier.minRevenue !== undefined) {
+      const min = scaleDecimal(tier.minRevenue, exponent, 'round');
+      if (min === null || measure.revenue < min) return;
+    }
+    if (tier.minCustomers !== undefined && measure.customers < tier.minCustomers) return;
+    const pays = tierValue(rule, tier, exponent);
+    if (pays === null) return;
+    if (!best || pays > best.pays) best = { tier, index, pays };
+  });
+  return best ? { tier: (best as { tier: Tier }).tier, index: (best as { index: number }).index } : null;
+}
+
+/** A tier's percent (scaled by 10^4) or amount (minor units), comparable within one rule. */
+function tierValue(rule: Rule, tier: Tier, exponent: number): bigint | null {
+  try {
+    if (rule.kind === 'percent') return typeof tier.percent === 'number' && tier.percent > 0 && tier.percent <= 100 ? percentUnits(tier.percent) : null;
+    return typeof tier.amount === 'string' ? scaleDecimal(tier.amount, exponent, 'round') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** evaluateRules for a rule already chosen (by the precedence of DESIGN.md "Rewards beyond one rule list"). */
+export function evaluateRule(input: {
+  rule: Rule;
+  event: EngineEvent;
+  campaignCurrency: string;
+  priorOccurrences: number;
+  referralStartedAt: Date;
+  /** Needed when the rule has tiers; without it the rule's own value applies. */
+  measure?: TierMeasure;
 }): RuleOutcome {
   const { event } = input;
-  const rule = findRule(input.rules, event);
-  if (!rule) return { pays: false, rule: null, reason: 'no_rule' };
+  let rule = input.rule;
+  if (rule.tiers && rule.tiers.length > 0 && input.measure) {
+    const reached = reachedTier(rule, input.measure, input.campaignCurrency);
+    if (reached) {
+      rule = rule.kind === 'percent' ? { ...rule, percent: reached.tier.percent } : { ...rule, amount: reached.tier.amount };
+    }
+  }
   if (rule.maxOccurrences !== undefined && input.priorOccurrences >= rule.maxOccurrences) {
     return { pays: false, rule, reason: 'max_occurrences' };
   }

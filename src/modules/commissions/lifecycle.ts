@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import type { Principal } from '../auth/scopes';
 import { DELIVERY_CHANNEL, enqueueEvent, insertDeliveriesForEnvelopes } from '../webhooks/outbox';
-import { exponentArrays, formatMinor } from '../../lib/money';
+import { exponentArrays, formatMinor, roundHalfEven } from '../../lib/money';
 import { COMMISSION_COLUMNS, toCommission, type Commission, type CommissionRow, type CommissionStatus } from './service';
 import { idBase } from '../webhooks/bulk-events';
 
@@ -113,7 +113,19 @@ export async function reverseCommissionIn(tx: Tx, input: { id: string; actor: st
     currency: row!.currency,
     reason: input.reason,
   });
+  // the recruiter's override goes with it (one level: an override has none of its own)
+  const override = await liveOverrideOf(tx, input.id);
+  if (override) await reverseCommissionIn(tx, { id: override.id, actor: input.actor, reason: input.reason });
   return commissionView(row!);
+}
+
+/** The live recruit_override commission on a commission, if any. */
+async function liveOverrideOf(tx: Tx, commissionId: string): Promise<{ id: string; amount: bigint; accrued: bigint } | null> {
+  const [row] = await tx<{ id: string; amount: bigint; accrued: bigint }[]>`
+    select o.id, o.amount,
+      coalesce((select a.amount_before from commission_adjustments a where a.commission_id = o.id order by a.id limit 1), o.amount) as accrued
+    from commissions o where o.source_commission_id = ${commissionId} and o.status <> 'reversed'`;
+  return row ?? null;
 }
 
 /**
@@ -148,6 +160,18 @@ export async function reduceCommissionIn(
     currency: row!.currency,
     reason: input.reason,
   });
+  // the override follows in proportion: what is left of it is what is left of the recruit's, of its accrued amount
+  const override = await liveOverrideOf(tx, input.id);
+  if (override) {
+    const [first] = await tx<{ amount_before: bigint }[]>`
+      select amount_before from commission_adjustments where commission_id = ${input.id} order by id limit 1`;
+    const accrued = first?.amount_before ?? current.amount;
+    const target = roundHalfEven(override.accrued * input.amount, accrued);
+    if (target <= 0n) await reverseCommissionIn(tx, { id: override.id, actor: input.actor, reason: input.reason });
+    else if (target < override.amount) {
+      await reduceCommissionIn(tx, { id: override.id, amount: target, actor: input.actor, reason: input.reason, detail: input.detail });
+    }
+  }
   return commissionView(row!);
 }
 

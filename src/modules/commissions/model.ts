@@ -51,6 +51,10 @@ export const CommissionRecord = t.Object({
   flags: t.Array(t.UnionEnum(FLAGS), {
     description: 'Fraud signals raised at accrual; empty when clean. A flagged commission is never approved by the holdback job: approve or reverse it by hand.',
   }),
+  ruleSource: t.UnionEnum(['snapshot', 'group', 'campaign'], {
+    description: "Whose rule paid it: the partner's commission snapshot, its group's, or the campaign's (a recruit_override: the campaign's recruiterPercent).",
+  }),
+  sourceCommissionId: t.Nullable(t.String({ description: "For a recruit_override: the recruit's commission it is a share of (reversed with it); else null." })),
 });
 
 export const CommissionList = listOf('commissions', CommissionRecord);

@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors';
 import { formatMinor, minorToNumber } from '../../lib/money';
 import { iso } from '../../lib/time';
 import type { Flag } from '../fraud/signals';
+import type { RuleSource } from './terms';
 import { COMMISSION_STATUSES, type CommissionRecord } from './model';
 
 export { COMMISSION_STATUSES };
@@ -16,6 +17,7 @@ export type Commission = typeof CommissionRecord.static;
 export const COMMISSION_COLUMNS = [
   'id', 'status', 'partner_id', 'campaign_id', 'attribution_id', 'event_id', 'user_id', 'amount', 'currency', 'event_type',
   'event_value', 'holdback_days', 'created_at', 'approved_at', 'paid_at', 'reversed_at', 'reversal_reason', 'payout_id', 'flags',
+  'rule_source', 'source_commission_id',
 ] as const;
 
 export type CommissionRow = {
@@ -38,6 +40,8 @@ export type CommissionRow = {
   reversal_reason: string | null;
   payout_id: string | null;
   flags: Flag[];
+  rule_source: RuleSource;
+  source_commission_id: string | null;
 };
 
 export function toCommission(row: CommissionRow): Commission {
@@ -61,6 +65,8 @@ export function toCommission(row: CommissionRow): Commission {
     reason: row.reversal_reason ?? null,
     payoutId: row.payout_id ?? null,
     flags: row.flags ?? [],
+    ruleSource: row.rule_source,
+    sourceCommissionId: row.source_commission_id,
   };
 }
 

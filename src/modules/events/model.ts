@@ -138,6 +138,10 @@ export const AttributionTouch = t.Object({
   weight: t.Number({ minimum: 0, maximum: 1, description: '1 for a single touch, fractional for multi-touch.' }),
   attributionId: t.String(),
   commissionId: t.Nullable(t.String(), { description: 'Null when the rules yield no commission for this touch.' }),
+  // literals and null, not t.Nullable(t.UnionEnum): the document generator would drop null from the enum
+  ruleSource: t.Union([t.Literal('snapshot'), t.Literal('group'), t.Literal('campaign'), t.Null()], {
+    description: "Whose rule applied: the partner's commission snapshot, its group's, or the campaign's; null when no rule matched the event.",
+  }),
 });
 
 /** The attribution result of SPEC section 2: the answer of POST /attribution/events. */

@@ -53,7 +53,7 @@ export function partnerRoutes(ctx: AppContext) {
       '/partners',
       async ({ query }) => {
         const page = readPage(query, 'partner');
-        const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...page, email: query.email, status: query.status }), page.limit);
+        const { items, nextCursor } = paginate(await listPartners(ctx.sql, { ...page, email: query.email, status: query.status, groupId: query.groupId }), page.limit);
         return { partners: items.map(listItem), nextCursor };
       },
       {

@@ -6,6 +6,8 @@ import { Metadata } from '../../lib/metadata';
 import { CommissionSnapshot } from '../campaigns/rules';
 
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
+const GroupId = t.Nullable(t.String({ maxLength: 64, description: 'The partner group (grp_…) whose rules win over the campaign’s; null: none.' }));
+const ReferredBy = t.Nullable(t.String({ maxLength: 64, description: 'The recruiter (a partner id, not this partner) who earns recruit_override commissions on this partner’s; null: none.' }));
 
 /** The emails a partner receives (DESIGN.md "Partner communications"); each on unless turned off. */
 export const Notifications = t.Object(
@@ -33,6 +35,8 @@ export const CreatePartnerBody = t.Object({
   campaignIds: t.Optional(CampaignIds),
   campaignGrantSource: t.Optional(t.UnionEnum(['admin', 'offering'])),
   commissionSnapshot: t.Optional(CommissionSnapshot),
+  groupId: t.Optional(GroupId),
+  referredBy: t.Optional(ReferredBy),
 });
 
 export const UpdatePartnerBody = t.Object({
@@ -42,6 +46,8 @@ export const UpdatePartnerBody = t.Object({
   billingConnectAccountId: t.Optional(t.Nullable(t.String({ minLength: 1, maxLength: 255 }))),
   payoutEmail: t.Optional(t.Nullable(Email, { description: 'Where payout notices go when not the sign-in email; null clears it. Lowercased on storage.' })),
   notifications: t.Optional(NotificationsPatch),
+  groupId: t.Optional(GroupId),
+  referredBy: t.Optional(ReferredBy),
 });
 
 export const RevokeBody = t.Optional(
@@ -58,6 +64,7 @@ export const ListPartnersQuery = t.Object({
       description: 'Only partners in this status; `applied` is the applications queue.',
     }),
   ),
+  groupId: t.Optional(t.String({ maxLength: 64, description: 'Only the members of this group.' })),
   ...PageQuery,
 });
 
@@ -91,6 +98,8 @@ export const PartnerRecord = t.Object({
   applicationAnswers: t.Nullable(t.Record(t.String(), t.String(), { description: 'Answers to the signup questions (website, audience, promotion); null when none were given.' })),
   declineReason: t.Nullable(t.String({ description: 'Why the application was declined (mailed to the applicant).' })),
   notifications: Notifications,
+  groupId: t.Nullable(t.String({ description: 'The partner group; null: none.' })),
+  referredBy: t.Nullable(t.String({ description: 'The recruiter partner; null: none.' })),
 });
 
 /** The answer to POST /partners (SPEC: id, email, name, activatedAt, createdAt, invited). */

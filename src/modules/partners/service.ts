@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import type { JSONValue } from 'postgres';
 import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
-import { idTime, newId } from '../../lib/ids';
+import { idTime, isId, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
@@ -13,6 +13,7 @@ import { inviteEmail } from '../../mail/templates';
 import { NOTIFICATION_KINDS, type Notifications } from '../../mail/template';
 import { issueMagicLink, magicLinkUrl } from '../auth/magic';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
+import { checkGroupId } from '../groups/service';
 import { enqueueEvent } from '../webhooks/outbox';
 import type { ApplicationAnswers } from '../../lib/fields';
 import type { PartnerRecord, SnapshotRecord } from './model';
@@ -71,6 +72,8 @@ type PartnerRow = {
   decline_reason: string | null;
   application_answers: ApplicationAnswers | null;
   notifications: Partial<Notifications>;
+  group_id: string | null;
+  referred_by: string | null;
 };
 
 /** The switches of a PATCH (undefined when absent), or a 400 naming each one that is wrong. */
@@ -111,12 +114,14 @@ function toPartner(row: PartnerRow): Partner {
     applicationAnswers: row.application_answers,
     declineReason: row.decline_reason,
     notifications: notificationsOf(row.notifications),
+    groupId: row.group_id,
+    referredBy: row.referred_by,
   };
 }
 
 const SELECT_PARTNER = (sql: Tx) => sql`
   select p.id, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
-    p.billing_connect_account_id, p.payout_email, p.metadata,
+    p.billing_connect_account_id, p.payout_email, p.metadata, p.group_id, p.referred_by,
     p.applied_at, p.approved_at, p.declined_at, p.decline_reason, p.application_answers, p.notifications,
     coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
   from partners p`;
@@ -139,7 +144,7 @@ export async function findPartnerByEmail(sql: Tx, email: string): Promise<Partne
 
 export async function listPartners(
   sql: Sql,
-  filter: { email?: string; search?: string; status?: PartnerStatus; limit: number; cursor?: string },
+  filter: { email?: string; search?: string; status?: PartnerStatus; groupId?: string; limit: number; cursor?: string },
 ): Promise<Partner[]> {
   // `search`: a case-insensitive substring of the email or the name (the admin pages' search box)
   const like = filter.search ? `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
@@ -149,6 +154,7 @@ export async function listPartners(
       ${filter.email !== undefined ? sql`and p.email = ${filter.email.toLowerCase()}` : sql``}
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
       ${filter.status !== undefined ? sql`and ${statusCondition(sql, filter.status)}` : sql``}
+      ${filter.groupId !== undefined ? sql`and p.group_id = ${filter.groupId}` : sql``}
       ${filter.cursor ? sql`and p.id < ${filter.cursor}` : sql``}
     order by p.id desc
     limit ${filter.limit + 1}`;
@@ -194,6 +200,9 @@ export type CreatePartnerInput = {
   applicationAnswers?: ApplicationAnswers;
   /** Under partnerSignup = review: the partner waits as `applied`; no invite, whatever sendInvite says. */
   applied?: boolean;
+  groupId?: string | null;
+  /** The recruiter's partner id (admin API, or a recruiting link's ref resolved by the signup). */
+  referredBy?: string | null;
 };
 
 /**
@@ -217,12 +226,14 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
 
   const { partner, invite } = await ctx.sql.begin(async (tx) => {
     const campaignIds = await resolveCampaignIds(tx, input.campaignIds);
+    await checkGroupId(tx, input.groupId ?? null);
+    await checkRecruiter(tx, input.referredBy ?? null, null);
     const id = newId('partner');
     const inserted = await tx`
-      insert into partners (id, email, name, metadata, activated_at, applied_at, application_answers)
+      insert into partners (id, email, name, metadata, activated_at, applied_at, application_answers, group_id, referred_by)
       values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as JSONValue)},
               ${activatedNow ? idTime(id) : null}, ${applied ? idTime(id) : null},
-              ${input.applicationAnswers ? tx.json(input.applicationAnswers as JSONValue) : null})
+              ${input.applicationAnswers ? tx.json(input.applicationAnswers as JSONValue) : null}, ${input.groupId ?? null}, ${input.referredBy ?? null})
       on conflict (email) do nothing
       returning id`;
     if (inserted.length === 0) throw conflict(`a partner with email ${email} already exists`);
@@ -266,12 +277,16 @@ export type UpdatePartnerInput = {
   billingConnectAccountId?: string | null;
   payoutEmail?: string | null;
   notifications?: unknown;
+  groupId?: string | null;
+  referredBy?: string | null;
 };
 
 export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerInput): Promise<Partner> {
   checkMetadata(input.metadata);
   const notifications = checkNotifications(input.notifications);
   return sql.begin(async (tx) => {
+    if (input.groupId !== undefined) await checkGroupId(tx, input.groupId);
+    if (input.referredBy !== undefined) await checkRecruiter(tx, input.referredBy, id);
     const [row] = await tx`
       update partners set
         name = coalesce(${input.name?.trim() ?? null}, name),
@@ -281,6 +296,8 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
         },
         payout_email = ${input.payoutEmail === undefined ? tx`payout_email` : (input.payoutEmail?.trim().toLowerCase() ?? null)},
         notifications = notifications || ${tx.json((notifications ?? {}) as JSONValue)},
+        group_id = ${input.groupId === undefined ? tx`group_id` : input.groupId},
+        referred_by = ${input.referredBy === undefined ? tx`referred_by` : input.referredBy},
         updated_at = now()
       where id = ${id}
       returning id`;
@@ -322,6 +339,29 @@ export async function updateOwnProfile(
       where id = ${id}`;
     return (await findPartner(tx, id))!;
   });
+}
+
+/**
+ * A recruiter given in a request: an existing partner, not the partner itself, and not one of its
+ * own recruits (overrides are one level deep; a loop would make each the other's recruiter).
+ * null clears. Problems are a 400 on `referredBy`.
+ */
+async function checkRecruiter(sql: Tx, recruiterId: string | null, partnerId: string | null): Promise<void> {
+  if (recruiterId === null) return;
+  const problem = (message: string) => new AppError('invalid_body', `referredBy: ${message}`, [{ field: 'referredBy', message }]);
+  if (recruiterId === partnerId) throw problem('a partner cannot be its own recruiter');
+  const [row] = isId('partner', recruiterId)
+    ? await sql<{ referred_by: string | null }[]>`select referred_by from partners where id = ${recruiterId}`
+    : [];
+  if (!row) throw problem(`unknown partner ${recruiterId}`);
+  if (partnerId !== null && row.referred_by === partnerId) throw problem('that partner was recruited by this one');
+}
+
+/** The partner a recruiting link's `ref` names, when it may recruit (exists, not revoked); else null. */
+export async function findRecruiter(sql: Tx, ref: string | undefined): Promise<string | null> {
+  if (ref === undefined || !isId('partner', ref)) return null;
+  const [row] = await sql<{ id: string }[]>`select id from partners where id = ${ref} and revoked_at is null`;
+  return row?.id ?? null;
 }
 
 /** Sends a fresh invite link; earlier ones stay valid until they expire. */

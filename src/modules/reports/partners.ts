@@ -33,6 +33,8 @@ export type PartnerStatsRow = {
   activatedAt: Date | null;
   revokedAt: Date | null;
   billingConnectAccountId: string | null;
+  /** the partner's group, null: none */
+  groupId: string | null;
   clicks: number;
   conversions: number;
   /** minor units of the chosen currency */
@@ -51,6 +53,7 @@ type StatsQueryRow = {
   approved_at: Date | null;
   declined_at: Date | null;
   billing_connect_account_id: string | null;
+  group_id: string | null;
   clicks: number;
   conversions: number;
   revenue: bigint;
@@ -65,6 +68,9 @@ const idRange = (sql: Sql, column: string, kind: 'attribution' | 'commission', s
 const statusOf = partnerStatus;
 /** The "invited" filter: pending, so never an application still waiting or declined. */
 const INVITED = (sql: Sql) => sql`and p.revoked_at is null and p.activated_at is null and p.declined_at is null and (p.applied_at is null or p.approved_at is not null)`;
+/** The list's group filter: one group's members, 'none' for partners in no group, undefined for all. */
+const groupFilter = (sql: Sql, group: string | undefined) =>
+  group === undefined ? sql`` : group === 'none' ? sql`and p.group_id is null` : sql`and p.group_id = ${group}`;
 
 /**
  * A page of partners matching `search` (substring of email or name, any case) and `status`, with
@@ -74,7 +80,7 @@ const INVITED = (sql: Sql) => sql`and p.revoked_at is null and p.activated_at is
  */
 export async function partnerStats(
   sql: Sql,
-  input: { search?: string; status?: PartnerStatusFilter; span: Span; currency: string; sort: { key: PartnerSortKey; dir: 'asc' | 'desc' }; limit: number; offset: number },
+  input: { search?: string; status?: PartnerStatusFilter; group?: string; span: Span; currency: string; sort: { key: PartnerSortKey; dir: 'asc' | 'desc' }; limit: number; offset: number },
 ): Promise<{ rows: PartnerStatsRow[]; total: number }> {
   const like = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const dir = input.sort.dir === 'asc' ? sql`asc` : sql`desc`;
@@ -95,7 +101,7 @@ export async function partnerStats(
   const span = input.span;
   const rows = await sql<StatsQueryRow[]>`
     with matched as (
-      select p.id, p.name, p.email, p.created_at, p.activated_at, p.revoked_at, p.applied_at, p.approved_at, p.declined_at, p.billing_connect_account_id,
+      select p.id, p.name, p.email, p.created_at, p.activated_at, p.revoked_at, p.applied_at, p.approved_at, p.declined_at, p.billing_connect_account_id, p.group_id,
         lower(p.name) as sort_name,
         case when p.revoked_at is not null then 2 when p.activated_at is null then 1 else 0 end as status_rank,
         count(*) over () as total
@@ -105,6 +111,7 @@ export async function partnerStats(
         ${input.status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
         ${input.status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
         ${input.status === 'invited' ? INVITED(sql) : sql``}
+        ${groupFilter(sql, input.group)}
       ${onPartner ? sql`order by ${inner[input.sort.key]!} ${dir}, p.id desc limit ${input.limit} offset ${input.offset}` : sql``}
     ),
     k as (
@@ -140,7 +147,7 @@ export async function partnerStats(
     ) r
     order by ${outer[input.sort.key]} ${dir} nulls last, id desc
     ${onPartner ? sql`` : sql`limit ${input.limit} offset ${input.offset}`}`;
-  const total = rows[0] ? Number(rows[0].total) : onPartner && input.offset > 0 ? await countPartners(sql, like, input.status) : 0;
+  const total = rows[0] ? Number(rows[0].total) : onPartner && input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0;
   return {
     total,
     rows: rows.map((r) => ({
@@ -152,6 +159,7 @@ export async function partnerStats(
       activatedAt: r.activated_at,
       revokedAt: r.revoked_at,
       billingConnectAccountId: r.billing_connect_account_id,
+      groupId: r.group_id,
       clicks: r.clicks,
       conversions: r.conversions,
       revenue: r.revenue,
@@ -161,14 +169,15 @@ export async function partnerStats(
 }
 
 /** How many partners match, for a page past the end (where the page query has no row to say it). */
-async function countPartners(sql: Sql, like: string | null, status: PartnerStatusFilter | undefined): Promise<number> {
+async function countPartners(sql: Sql, like: string | null, status: PartnerStatusFilter | undefined, group: string | undefined): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::int as n from partners p
     where true
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
       ${status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
       ${status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
-      ${status === 'invited' ? INVITED(sql) : sql``}`;
+      ${status === 'invited' ? INVITED(sql) : sql``}
+      ${groupFilter(sql, group)}`;
   return row!.n;
 }
 

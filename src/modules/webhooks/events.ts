@@ -65,6 +65,9 @@ export const EVENT_DATA = {
     flags: t.Array(t.UnionEnum(FLAGS), {
       description: 'Fraud signals raised at accrual; empty when clean. A flagged commission waits for a person (never approved by the holdback job).',
     }),
+    ruleSource: t.UnionEnum(['snapshot', 'group', 'campaign'], {
+      description: "Whose rule paid it: the partner's commission snapshot, its group's, or the campaign's (a recruit_override: the campaign's recruiterPercent).",
+    }),
   }),
   'commission.approved': t.Object({ commissionId: t.String(), partnerId: t.String(), amount: Amount, currency: Currency, approvedAt: Time }),
   'commission.paid': t.Object({ commissionId: t.String(), payoutId: Id('pay_01jd8x0000000000000000000a'), partnerId: t.String(), amount: Amount, currency: Currency }),

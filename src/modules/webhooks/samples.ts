@@ -37,6 +37,7 @@ export function samplePayload<E extends EventType>(type: E, now = new Date()): E
       eventType: 'invoice_paid',
       eventValue: 49.9,
       flags: [],
+      ruleSource: 'campaign',
     },
     'commission.approved': { commissionId, partnerId, amount: '9.98', currency: 'USD', approvedAt: at },
     'commission.paid': { commissionId, payoutId, partnerId, amount: '9.98', currency: 'USD' },

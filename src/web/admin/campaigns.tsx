@@ -3,13 +3,12 @@
 // unarchive behind a confirmation. The rules' schema and checks are the API's (campaigns/rules.ts,
 // campaigns/service.ts); this file turns form rows into Rule objects and problems back into
 // messages beside their fields. assets/rules.js adds and removes rows without a reload.
-import { Value } from '@sinclair/typebox/value';
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
-import { AppError, type FieldProblem } from '../../lib/errors';
+import type { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
 import { CreateCampaignBody } from '../../modules/campaigns/model';
-import { Rule as RuleSchema, type Rule } from '../../modules/campaigns/rules';
+import type { Rule } from '../../modules/campaigns/rules';
 import { createCampaign, destinationProblem, findCampaign, listCampaigns, updateCampaign, type Campaign } from '../../modules/campaigns/service';
 import { campaignLinks, campaignNumbers, campaignPartners, campaignTotals, seenEventTypes, type CampaignNumbers, type Numbers } from '../../modules/reports/campaigns';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
@@ -18,22 +17,24 @@ import { Notice, OlderLink } from '../layout';
 import { compare, comparePoints, parseRange, RangePicker, rangeStart, type DateRange } from '../range';
 import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
-import { describeTerms, STANDARD_EVENT_TYPES, EVENT_WORDS } from '../terms';
+import { describeTerms, STANDARD_EVENT_TYPES } from '../terms';
+import { blankRow, isBlank, readRows, ruleToRow, RuleRows, rowsToRules, serviceErrors, summaryRules, TermsSummary, type RuleRow } from './rule-editor';
 import { CodesSection, loadCodes, type CodesData } from './codes';
+import { previewRules } from '../../modules/commissions/preview';
+import { partnersByIds } from '../../modules/reports/partners';
+import { PreviewPage, type PreviewAnswer } from './rule-preview';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
 import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../ui';
 
 const LIST = '/admin/campaigns';
+/** The campaign form's own fields (a service problem on one of them is shown beside it). */
+const FORM_FIELDS = ['name', 'destinationUrl', 'currency', 'holdbackDays', 'recruiterPercent'];
 const DONE = {
   created: 'Campaign created.',
   saved: 'Campaign saved.',
   archived: 'Campaign archived: partners can no longer create links for it.',
   unarchived: 'Campaign is live again.',
 };
-const RULE_FIELDS = ['eventType', 'kind', 'percent', 'amount', 'maxOccurrences', 'durationDays', 'match'] as const;
-const MAX_ROWS = 100;
-/** The event-type picker's "Other (custom name)…" choice. */
-const OTHER = '__other';
 /** Rows of the partners and links tables on a campaign's page. */
 const TABLE_ROWS = 50;
 const Params = t.Object({ id: t.String({ maxLength: 64 }) });
@@ -46,26 +47,10 @@ const campaignPath = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
 const editPath = (id: string) => `${campaignPath(id)}/edit`;
 const archivePath = (id: string) => `${campaignPath(id)}/archive`;
 
-/** One rule as its form row shows it: every field a string. */
-type RuleRow = Record<(typeof RULE_FIELDS)[number], string>;
 /** The campaign form as typed. */
-type CampaignValues = { name: string; destinationUrl: string; currency: string; holdbackDays: string; rows: RuleRow[] };
+type CampaignValues = { name: string; destinationUrl: string; currency: string; holdbackDays: string; recruiterPercent: string; previewDays: string; rows: RuleRow[] };
 
-const blankRow = (): RuleRow => ({ eventType: '', kind: 'percent', percent: '', amount: '', maxOccurrences: '', durationDays: '', match: '' });
-
-function ruleToRow(rule: Rule): RuleRow {
-  return {
-    eventType: rule.eventType,
-    kind: rule.kind,
-    percent: rule.percent === undefined ? '' : String(rule.percent),
-    amount: rule.amount ?? '',
-    maxOccurrences: rule.maxOccurrences === undefined ? '' : String(rule.maxOccurrences),
-    durationDays: rule.durationDays === undefined ? '' : String(rule.durationDays),
-    match: Object.entries(rule.match ?? {})
-      .map(([k, v]) => `${k}=${typeof v === 'string' && /^(true|false|-?[0-9]+(\.[0-9]+)?|".*")$/.test(v) ? `"${v}"` : String(v)}`)
-      .join('\n'),
-  };
-}
+const percentText = (p: number | null) => (p === null ? '' : String(p));
 
 function campaignToValues(c: Campaign): CampaignValues {
   return {
@@ -73,129 +58,40 @@ function campaignToValues(c: Campaign): CampaignValues {
     destinationUrl: c.destinationUrl,
     currency: c.currency,
     holdbackDays: c.holdbackDays === null ? '' : String(c.holdbackDays),
+    recruiterPercent: percentText(c.recruiterPercent ?? null),
+    previewDays: '',
     rows: c.rules.map(ruleToRow),
   };
 }
 
-/**
- * The form's rows (fields `r<i>_<name>`, `ruleCount` of them; a ticked `r<i>_remove` drops one; rows
- * the script removed are simply missing). The event type is the picker's choice, or the typed name
- * when the picker says "Other" or nothing. Only the amount field the kind needs is read: the other
- * one is cleared (without script both show).
- */
+/** The campaign form's fields and its rule rows (see readRows). */
 function readValues(form: Record<string, string>): CampaignValues & { removed: Set<number> } {
-  const count = Math.min(Number.parseInt(form.ruleCount ?? '0', 10) || 0, MAX_ROWS + 1);
-  const rows: RuleRow[] = [];
-  const removed = new Set<number>();
-  for (let i = 0; i < count; i++) {
-    // a row the script removed is not in the form at all; the rest are renumbered in order
-    if (form[`r${i}_kind`] === undefined && form[`r${i}_eventPick`] === undefined && form[`r${i}_eventType`] === undefined) continue;
-    const row = blankRow();
-    for (const f of RULE_FIELDS) row[f] = (form[`r${i}_${f}`] ?? (f === 'kind' ? 'percent' : '')).trim();
-    const pick = (form[`r${i}_eventPick`] ?? '').trim();
-    if (pick !== '' && pick !== OTHER) row.eventType = pick;
-    if (row.kind === 'flat') row.percent = '';
-    else row.amount = '';
-    if (form[`r${i}_remove`] === 'on') removed.add(rows.length);
-    rows.push(row);
-  }
+  const { rows, removed } = readRows(form);
   return {
     name: (form.name ?? '').trim(),
     destinationUrl: (form.destinationUrl ?? '').trim(),
     currency: (form.currency ?? '').trim().toUpperCase(),
     holdbackDays: (form.holdbackDays ?? '').trim(),
+    recruiterPercent: (form.recruiterPercent ?? '').trim(),
+    previewDays: (form.previewDays ?? '').trim(),
     rows,
     removed,
   };
 }
 
-/** `key=value` lines: true/false are booleans, plain numbers are numbers, "quoted" text is text. */
-function parseMatch(text: string): { match?: Record<string, string | number | boolean>; problem?: string } {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  if (lines.length === 0) return {};
-  const match: Record<string, string | number | boolean> = {};
-  for (const line of lines) {
-    const at = line.indexOf('=');
-    if (at <= 0) return { problem: `"${line.slice(0, 40)}" is not key=value` };
-    const key = line.slice(0, at).trim();
-    const raw = line.slice(at + 1).trim();
-    if (raw === 'true' || raw === 'false') match[key] = raw === 'true';
-    else if (/^-?[0-9]+(\.[0-9]+)?$/.test(raw)) match[key] = Number(raw);
-    else if (/^".*"$/.test(raw)) match[key] = raw.slice(1, -1);
-    else match[key] = raw;
-  }
-  return { match };
+/** The recruiter percent as typed: empty is off (null); else a number the API's schema takes. */
+function readRecruiterPercent(text: string): { value: number | null; error?: string } {
+  if (text === '') return { value: null };
+  const n = Number(text.replace(/%$/, '').trim());
+  if (!/^[0-9]+(\.[0-9]+)?%?$/.test(text) || !Number.isFinite(n) || n <= 0 || n > 100) return { value: null, error: 'a percent more than 0 and at most 100 (empty: off)' };
+  return { value: n };
 }
 
-function numberMessage(schema: { minimum?: number; maximum?: number; exclusiveMinimum?: number; maxLength?: number; maxProperties?: number }, value: unknown): string {
-  if (value === undefined || value === '') return 'required';
-  if (schema.maxProperties !== undefined) return `at most ${schema.maxProperties} lines`;
-  if (schema.maxLength !== undefined && typeof value === 'string' && value.length > schema.maxLength) return `at most ${schema.maxLength} characters`;
-  const low = schema.exclusiveMinimum !== undefined ? `more than ${schema.exclusiveMinimum}` : schema.minimum !== undefined ? `at least ${schema.minimum}` : '';
-  const high = schema.maximum !== undefined ? `at most ${schema.maximum}` : '';
-  return [low, high].filter(Boolean).join(' and ') || 'not a valid value';
-}
-
-const isBlank = (row: RuleRow) => RULE_FIELDS.every((f) => f === 'kind' || row[f] === '');
-
-/**
- * The rows as Rule objects (blank and removed rows skipped) and the problems found on the way,
- * keyed `r<row>_<field>`; `rowOf[i]` is the form row of rule i (for the service's own problems).
- */
-function rowsToRules(rows: RuleRow[], removed: Set<number>): { rules: Rule[]; rowOf: number[]; errors: FormErrors } {
-  const rules: Rule[] = [];
-  const rowOf: number[] = [];
-  const errors: FormErrors = {};
-  rows.forEach((row, i) => {
-    if (removed.has(i) || isBlank(row)) return;
-    const rule: Record<string, unknown> = { eventType: row.eventType, kind: row.kind };
-    if (row.percent !== '') {
-      const n = Number(row.percent);
-      if (Number.isFinite(n)) rule.percent = n;
-      else errors[`r${i}_percent`] = 'must be a number, e.g. 20 or 12.5';
-    }
-    if (row.amount !== '') rule.amount = row.amount;
-    for (const f of ['maxOccurrences', 'durationDays'] as const) {
-      if (row[f] === '') continue;
-      if (/^[0-9]{1,6}$/.test(row[f])) rule[f] = Number(row[f]);
-      else errors[`r${i}_${f}`] = 'must be a whole number';
-    }
-    const { match, problem } = parseMatch(row.match);
-    if (problem) errors[`r${i}_match`] = problem;
-    else if (match) rule.match = match;
-    for (const e of Value.Errors(RuleSchema, rule)) {
-      const field = e.path.split('/')[1] ?? 'eventType';
-      const key = `r${i}_${RULE_FIELDS.includes(field as never) ? field : 'eventType'}`;
-      if (field === 'amount') errors[key] ??= 'a decimal amount, e.g. 5 or 12.50';
-      else if (field === 'eventType' && (e.value === undefined || e.value === '')) errors[key] ??= 'choose an event type';
-      else errors[key] ??= numberMessage(e.schema as never, e.value);
-    }
-    rules.push(rule as Rule);
-    rowOf.push(i);
-  });
-  return { rules, rowOf, errors };
-}
-
-/** A refused create/update as messages beside the fields (`rules.<i>.<field>` -> `r<row>_<field>`). */
-function serviceErrors(error: unknown, rowOf: number[]): FormErrors | null {
-  if (!(error instanceof AppError) || error.status >= 500) return null;
-  const out: FormErrors = {};
-  const details = Array.isArray(error.details) ? (error.details as FieldProblem[]) : [];
-  for (const d of details) {
-    const m = /^rules\.([0-9]+)\.([A-Za-z]+)/.exec(d.field);
-    if (m) out[`r${rowOf[Number(m[1])] ?? 0}_${m[2]}`] ??= d.message;
-    else if (['name', 'destinationUrl', 'currency', 'holdbackDays'].includes(d.field)) out[d.field] ??= d.message;
-    else out._form ??= `${d.field}: ${d.message}`;
-  }
-  if (Object.keys(out).length === 0) out._form = error.message;
-  return out;
-}
-
-/** The rules the summary can describe: the valid rows, in order (rows with problems are left out). */
-function summaryRules(values: CampaignValues, errors: FormErrors | undefined): Rule[] {
-  const { rules, rowOf, errors: own } = rowsToRules(values.rows, new Set());
-  const bad = (i: number) => Object.keys({ ...own, ...errors }).some((k) => k.startsWith(`r${i}_`));
-  return rules.filter((_, n) => !bad(rowOf[n]!)).filter((r) => Value.Check(RuleSchema, r));
+/** Days the preview replays: 1-365, 30 when empty. */
+export function readPreviewDays(text: string): { value: number; error?: string } {
+  if (text === '') return { value: 30 };
+  if (/^[0-9]{1,3}$/.test(text) && Number(text) >= 1 && Number(text) <= 365) return { value: Number(text) };
+  return { value: 30, error: 'a whole number of days, 1 to 365' };
 }
 
 export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
@@ -239,11 +135,15 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
     const { removed, ...values } = readValues(form);
     const redraw = async (v: CampaignValues, errors: FormErrors | undefined, status: number) =>
       render(campaign ? await editView(page, campaign, v, errors) : await listView(page, { values: v, errors }), { status });
+    // back from the preview step: the editor as it was typed, nothing saved
+    if (form._edit !== undefined) return redraw(values, undefined, 200);
     if (form._more !== undefined) {
       const kept = values.rows.filter((row, i) => !removed.has(i) && !isBlank(row));
       return redraw({ ...values, rows: [...kept, blankRow()] }, undefined, 200);
     }
-    const { rules, rowOf, errors } = rowsToRules(values.rows, removed);
+    const { rules, rowOf, tierOf, errors } = rowsToRules(values.rows, removed);
+    const recruiter = readRecruiterPercent(values.recruiterPercent);
+    if (recruiter.error) errors.recruiterPercent = recruiter.error;
     let holdbackDays: number | null = null;
     if (values.holdbackDays !== '') {
       if (/^[0-9]{1,4}$/.test(values.holdbackDays) && Number(values.holdbackDays) <= 3650) holdbackDays = Number(values.holdbackDays);
@@ -254,15 +154,48 @@ export function campaignRoutes(ctx: AppContext, kit: AdminKit) {
     if (fields.destinationUrl && values.destinationUrl !== '') fields.destinationUrl = destinationProblem(values.destinationUrl) ?? fields.destinationUrl;
     for (const [k, message] of Object.entries(fields)) errors[k] ??= message;
     if (Object.keys(errors).length > 0) return redraw(values, errors, 400);
-    const input = { name: values.name, destinationUrl: values.destinationUrl, currency: values.currency, holdbackDays, rules };
+    const input = { name: values.name, destinationUrl: values.destinationUrl, currency: values.currency, holdbackDays, rules: rules as Rule[], recruiterPercent: recruiter.value };
+    if (campaign && form._preview !== undefined) {
+      const days = readPreviewDays(values.previewDays);
+      if (days.error) return redraw(values, { previewDays: days.error }, 400);
+      return previewStep(page, campaign, form, values, input.rules, days.value, { rowOf, tierOf });
+    }
     try {
       const saved = campaign ? await updateCampaign(ctx.sql, campaign.id, input) : await createCampaign(ctx.sql, input);
       return seeOther(`${campaignPath(saved.id)}?done=${campaign ? 'saved' : 'created'}`);
     } catch (error) {
-      const problems = serviceErrors(error, rowOf);
+      const problems = serviceErrors(error, { rowOf, tierOf }, FORM_FIELDS);
       if (!problems) throw error;
       return redraw(values, problems, (error as AppError).status);
     }
+  }
+
+  /**
+   * The preview step: the draft rules replayed over the campaign's last `days` of events (nothing
+   * written); a refusal of the rules shows beside their fields in the editor, as a save would.
+   */
+  async function previewStep(
+    page: AdminPage,
+    campaign: Campaign,
+    form: Record<string, string>,
+    values: CampaignValues,
+    rules: Rule[],
+    days: number,
+    at: { rowOf: number[]; tierOf: number[][] },
+  ): Promise<Response> {
+    let answer: PreviewAnswer;
+    try {
+      answer = await previewRules(ctx.sql, { campaignId: campaign.id, rules, days });
+    } catch (error) {
+      const problems = serviceErrors(error, at, FORM_FIELDS);
+      if (!problems) throw error;
+      return render(await editView(page, campaign, values, problems), { status: (error as AppError).status });
+    }
+    const names = new Map((await partnersByIds(ctx.sql, answer.partners.map((p) => p.partnerId))).map((p) => [p.id, p.name]));
+    const holdbackDays = /^[0-9]{1,4}$/.test(values.holdbackDays) ? Number(values.holdbackDays) : ctx.config.holdbackDays;
+    return render(
+      <PreviewPage page={page} campaign={campaign} action={campaignPath(campaign.id)} form={form} rules={rules} holdbackDays={holdbackDays} answer={answer} names={names} />,
+    );
   }
 
   /** The campaign of the URL, or the 404 page. */
@@ -414,7 +347,7 @@ function CampaignsPage(props: {
   eventTypes: string[];
   holdbackDefault: number;
 }) {
-  const values = props.values ?? { name: '', destinationUrl: '', currency: 'USD', holdbackDays: '', rows: [] };
+  const values = props.values ?? { name: '', destinationUrl: '', currency: 'USD', holdbackDays: '', recruiterPercent: '', previewDays: '', rows: [] };
   return (
     <AdminLayout page={props.page} title="Campaigns" current={LIST} scripts={['/assets/htmx.js', '/assets/rules.js']}>
       <h1>Campaigns</h1>
@@ -704,38 +637,6 @@ function TableNote(props: { shown: number; total: number; what: string; order: s
   );
 }
 
-/** The rules in words, with a warning on each rule that never pays because an earlier one matches first. */
-function TermsSummary(props: { rules: Rule[]; terms: ReturnType<typeof describeTerms>; id: string }) {
-  if (props.rules.length === 0) {
-    return (
-      <div id={props.id} class="terms" role="status">
-        <p>No rules: this campaign pays no commissions. Add a rule to pay partners.</p>
-      </div>
-    );
-  }
-  return (
-    <div id={props.id} class="terms" role="status">
-      <ol class="terms-rules">
-        {props.terms.rules.map((text, i) => (
-          <li data-rule={String(i)}>
-            <span safe>{`${text[0]!.toUpperCase()}${text.slice(1)}.`}</span>
-            {props.terms.shadowed.includes(i) && (
-              <p class="warn" safe>
-                {`Never pays: an earlier rule for the same event (${eventLabel(props.rules[i]!.eventType)}) always matches first. Move this rule up or remove it.`}
-              </p>
-            )}
-          </li>
-        ))}
-      </ol>
-      <p class="hint" safe>
-        {`${props.terms.holdback} The first rule that matches an event pays.`}
-      </p>
-    </div>
-  );
-}
-
-/** An event type as the picker names it. */
-const eventLabel = (type: string) => (EVENT_WORDS[type] ? `${EVENT_WORDS[type].one[0]!.toUpperCase()}${EVENT_WORDS[type].one.slice(1)} (${type})` : type);
 
 function EditPage(props: { page: AdminPage; campaign: Campaign; values: CampaignValues; errors?: FormErrors; eventTypes: string[]; holdbackDefault: number }) {
   const c = props.campaign;
@@ -756,6 +657,7 @@ function EditPage(props: { page: AdminPage; campaign: Campaign; values: Campaign
         eventTypes={props.eventTypes}
         holdbackDefault={props.holdbackDefault}
         cancel={campaignPath(c.id)}
+        preview
       />
     </AdminLayout>
   );
@@ -773,7 +675,7 @@ function FormSummary(props: { values: CampaignValues; errors?: FormErrors; holdb
   const v = props.values;
   const currency = /^[A-Z]{3}$/.test(v.currency) ? v.currency : 'USD';
   const holdback = /^[0-9]{1,4}$/.test(v.holdbackDays) ? Number(v.holdbackDays) : props.holdbackDefault;
-  const rules = summaryRules(v, props.errors);
+  const rules = summaryRules(v.rows, props.errors) as Rule[];
   return <TermsSummary rules={rules} terms={describeTerms({ rules, currency, holdbackDays: holdback })} id="rule-summary" />;
 }
 
@@ -786,11 +688,11 @@ function CampaignForm(props: {
   eventTypes: string[];
   holdbackDefault: number;
   cancel?: string;
+  /** An existing campaign: its editor offers the preview step before saving. */
+  preview?: boolean;
 }) {
   const v = props.values;
   const e = props.errors ?? {};
-  // every rule row, plus one empty row for a new rule
-  const rows = v.rows.length === 0 || !isBlank(v.rows[v.rows.length - 1]!) ? [...v.rows, blankRow()] : v.rows;
   const currency = /^[A-Z]{3}$/.test(v.currency) ? v.currency : 'the campaign currency';
   const errorCount = Object.keys(e).length;
   return (
@@ -821,18 +723,17 @@ function CampaignForm(props: {
           value={v.holdbackDays}
           error={e.holdbackDays}
         />
+        <Field
+          name="recruiterPercent"
+          label="Recruiter percent (optional)"
+          hint="Two-tier rewards: a partner who recruited another earns this percent of each commission the recruit earns in this campaign, as its own commission. Empty: off."
+          value={v.recruiterPercent}
+          error={e.recruiterPercent}
+        />
       </div>
       <h2 id="rules-title">Commission rules</h2>
       <p class="hint">Each rule reads as a sentence. Rules are tried in order; the first that matches an event pays. Leave a row empty to skip it.</p>
-      <input type="hidden" name="ruleCount" value={String(rows.length)} data-rule-count />
-      <div class="rules" id="rules" data-rules>
-        {rows.map((row, i) => (
-          <RuleRowView i={String(i)} n={i + 1} row={row} errors={e} eventTypes={props.eventTypes} currency={currency} saved={i < v.rows.length} />
-        ))}
-      </div>
-      <template id="rule-template">
-        <RuleRowView i="__i__" n={0} row={blankRow()} errors={{}} eventTypes={props.eventTypes} currency={currency} saved />
-      </template>
+      <RuleRows rows={v.rows} errors={e} eventTypes={props.eventTypes} currency={currency} />
       <div class="actions">
         <button type="submit" name="_more" value="1" class="secondary" data-add-rule>
           Add another rule
@@ -842,6 +743,18 @@ function CampaignForm(props: {
         <h3 id="summary-title">In plain words</h3>
         <FormSummary values={v} errors={props.errors} holdbackDefault={props.holdbackDefault} />
       </section>
+      {!!props.preview && (
+        <section class="preview-ask" aria-labelledby="preview-ask-title">
+          <h3 id="preview-ask-title">Before saving: what would these rules have paid?</h3>
+          <p class="hint">Replays this campaign's events under the rules above and shows, per partner, what they earned and what they would have earned. Nothing is saved until you confirm.</p>
+          <div class="preview-row">
+            <Field name="previewDays" label="Replay the last (days)" hint="1 to 365; empty: 30" value={v.previewDays} error={e.previewDays} />
+            <button type="submit" name="_preview" value="1" class="secondary" id="preview-button">
+              Preview the change
+            </button>
+          </div>
+        </section>
+      )}
       <div class="actions">
         <button type="submit" safe>
           {props.submit}
@@ -856,198 +769,3 @@ function CampaignForm(props: {
   );
 }
 
-/** One rule as a sentence: "On [event] pay [20] % of the value, for the first [12] per customer, within [365] days". */
-function RuleRowView(props: { i: string; n: number; row: RuleRow; errors: FormErrors; eventTypes: string[]; currency: string; saved: boolean }) {
-  const { i, row, errors } = props;
-  const key = (f: string) => `r${i}_${f}`;
-  const known = props.eventTypes.includes(row.eventType);
-  const pick = row.eventType === '' ? '' : known ? row.eventType : OTHER;
-  const problems = RULE_FIELDS.filter((f) => errors[key(f)]);
-  const described = (f: string) => (errors[key(f)] ? `f-${key(f)}-error` : undefined);
-  const invalid = (f: string) => (errors[key(f)] ? 'true' : undefined);
-  return (
-    <fieldset class={problems.length ? 'rule has-error' : 'rule'} data-rule-row={i}>
-      <legend data-rule-legend>
-        {props.n > 0 ? `Rule ${props.n}` : 'New rule'}
-      </legend>
-      <div class="rule-sentence">
-        <span class="word">On</span>
-        <span class="slot">
-          <label class="vh" for={`f-${key('eventPick')}`}>
-            Event type
-          </label>
-          <select
-            id={`f-${key('eventPick')}`}
-            name={key('eventPick')}
-            data-event-pick
-            aria-invalid={invalid('eventType')}
-            aria-describedby={described('eventType')}
-          >
-            <option value="" selected={pick === ''}>
-              Choose an event…
-            </option>
-            {props.eventTypes.map((type) => (
-              <option value={type} selected={pick === type} safe>
-                {eventLabel(type)}
-              </option>
-            ))}
-            <option value={OTHER} selected={pick === OTHER}>
-              Other (custom name)…
-            </option>
-          </select>
-        </span>
-        <span class="slot" data-event-other>
-          <label for={`f-${key('eventType')}`} class="inline-label">
-            custom name
-          </label>
-          <input
-            id={`f-${key('eventType')}`}
-            name={key('eventType')}
-            value={pick === OTHER ? row.eventType : ''}
-            autocomplete="off"
-            class="event-name"
-            aria-invalid={invalid('eventType')}
-            aria-describedby={described('eventType')}
-          />
-        </span>
-        <span class="word">pay</span>
-        <span class="slot">
-          <label class="vh" for={`f-${key('kind')}`}>
-            Kind
-          </label>
-          <select id={`f-${key('kind')}`} name={key('kind')} data-kind aria-invalid={invalid('kind')} aria-describedby={described('kind')}>
-            <option value="percent" selected={row.kind !== 'flat'}>
-              a percent of the value
-            </option>
-            <option value="flat" selected={row.kind === 'flat'}>
-              a flat amount
-            </option>
-          </select>
-        </span>
-        <span class="slot" data-kind-field="percent">
-          <label class="vh" for={`f-${key('percent')}`}>
-            Percent
-          </label>
-          <input
-            id={`f-${key('percent')}`}
-            name={key('percent')}
-            value={row.percent}
-            inputmode="decimal"
-            class="short"
-            autocomplete="off"
-            aria-invalid={invalid('percent')}
-            aria-describedby={described('percent')}
-          />
-          <span class="unit">%</span>
-        </span>
-        <span class="slot" data-kind-field="flat">
-          <label class="vh" for={`f-${key('amount')}`}>
-            Amount
-          </label>
-          <input
-            id={`f-${key('amount')}`}
-            name={key('amount')}
-            value={row.amount}
-            inputmode="decimal"
-            class="short"
-            autocomplete="off"
-            aria-invalid={invalid('amount')}
-            aria-describedby={described('amount')}
-          />
-          <span class="unit" safe>
-            {props.currency}
-          </span>
-        </span>
-      </div>
-      <p class="hint no-script-hint">Percent is read for percent rules only, the amount for flat rules only; the other is ignored.</p>
-      <div class="rule-sentence">
-        <span class="word">for the first</span>
-        <span class="slot">
-          <label class="vh" for={`f-${key('maxOccurrences')}`}>
-            Max occurrences per customer
-          </label>
-          <input
-            id={`f-${key('maxOccurrences')}`}
-            name={key('maxOccurrences')}
-            value={row.maxOccurrences}
-            inputmode="numeric"
-            class="short"
-            placeholder="any"
-            autocomplete="off"
-            aria-invalid={invalid('maxOccurrences')}
-            aria-describedby={described('maxOccurrences')}
-          />
-        </span>
-        <span class="word">per customer, within</span>
-        <span class="slot">
-          <label class="vh" for={`f-${key('durationDays')}`}>
-            Duration in days
-          </label>
-          <input
-            id={`f-${key('durationDays')}`}
-            name={key('durationDays')}
-            value={row.durationDays}
-            inputmode="numeric"
-            class="short"
-            placeholder="any"
-            autocomplete="off"
-            aria-invalid={invalid('durationDays')}
-            aria-describedby={described('durationDays')}
-          />
-        </span>
-        <span class="word">days of the first conversion</span>
-      </div>
-      <p class="hint">Empty: no limit.</p>
-      <details class="rule-match" open={row.match !== '' || !!errors[key('match')]}>
-        <summary>Only when the event's metadata matches</summary>
-        <div class={errors[key('match')] ? 'field invalid' : 'field'}>
-          <label for={`f-${key('match')}`}>Metadata match</label>
-          <small id={`f-${key('match')}-hint`}>One key=value per line; all must hold. true/false and numbers match as such, "quoted" as text.</small>
-          <textarea
-            id={`f-${key('match')}`}
-            name={key('match')}
-            rows="2"
-            aria-invalid={invalid('match')}
-            aria-describedby={`f-${key('match')}-hint${errors[key('match')] ? ` f-${key('match')}-error` : ''}`}
-            safe
-          >
-            {row.match}
-          </textarea>
-        </div>
-      </details>
-      {problems.length > 0 && (
-        <ul class="rule-errors">
-          {problems.map((f) => (
-            <li>
-              <strong safe>{FIELD_NAMES[f]}</strong>
-              {': '}
-              <span class="error" id={`f-${key(f)}-error`} safe>
-                {errors[key(f)]}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <div class="rule-remove">
-        {props.saved && (
-          <label class="check" data-remove-check>
-            <input type="checkbox" name={key('remove')} /> Remove this rule
-          </label>
-        )}
-        <button type="button" class="link" data-remove-rule hidden>
-          Remove this rule
-        </button>
-      </div>
-    </fieldset>
-  );
-}
-
-const FIELD_NAMES: Record<(typeof RULE_FIELDS)[number], string> = {
-  eventType: 'Event type',
-  kind: 'Kind',
-  percent: 'Percent',
-  amount: 'Amount',
-  maxOccurrences: 'For the first',
-  durationDays: 'Within days',
-  match: 'Metadata match',
-};

@@ -30,6 +30,7 @@ import type { AdminPage } from '../session';
 import { Badge, commissionBadge, EmptyState, formatMoney, href, menuId, Pager, parsePage, parseSort, type Sort, NumHead } from '../ui';
 import { adminActor, AdminLayout, campaignNames, NotFoundPage, type AdminKit } from './kit';
 import { CommissionsTable, DialogField, eventHref, RowCheck, totalsText } from './tables';
+import { overrideRecruits } from '../../modules/reports/rewards';
 
 const LIST = '/admin/commissions';
 const PAGE_SIZE = 50;
@@ -114,6 +115,7 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
       campaignNames(ctx),
       anyCommission(ctx.sql),
     ]);
+    const overrides = await overrideRecruits(ctx.sql, rows.filter((c) => c.sourceCommissionId).map((c) => c.id));
     return (
       <CommissionsPage
         page={page}
@@ -125,6 +127,7 @@ export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
         pageNumber={paging.page}
         filterErrors={errors}
         campaigns={campaigns}
+        overrides={overrides}
         outcome={outcome}
       />
     ) as string;
@@ -297,6 +300,7 @@ function CommissionsPage(props: {
   pageNumber: number;
   filterErrors: FormErrors;
   campaigns: Map<string, string>;
+  overrides: Map<string, { id: string; name: string }>;
   outcome: Outcome;
 }) {
   const v = props.view;
@@ -372,7 +376,7 @@ function CommissionsPage(props: {
           </form>
           <CommissionsTable
             commissions={props.rows}
-            names={{ partners, campaigns: props.campaigns }}
+            names={{ partners, campaigns: props.campaigns, overrides: props.overrides }}
             caption={`Commissions, ${props.sort.key === 'amount' ? 'by amount' : props.sort.dir === 'asc' ? 'oldest first' : 'newest first'}`}
             sorting={{ sort: props.sort, path: LIST, query: v }}
             selectAll="bulk"

@@ -241,6 +241,13 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
   const metadata = JSON.stringify(e.metadata, null, 2);
   const partners = new Map(commissions.map((c) => [c.partnerId, c.partnerName]));
   const campaigns = new Map(commissions.map((c) => [c.campaignId, c.campaignName]));
+  // a recruit override shares its event with the recruit's commission: the recruit is on this page
+  const overrides = new Map(
+    commissions.flatMap((c) => {
+      const source = c.sourceCommissionId ? commissions.find((s) => s.id === c.sourceCommissionId) : undefined;
+      return source ? [[c.id, { id: source.partnerId, name: source.partnerName }] as const] : [];
+    }),
+  );
   return (
     <AdminLayout page={props.page} title="Event" current={LIST}>
       <p class="back">
@@ -288,7 +295,7 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
       {commissions.length === 0 ? (
         <p class="empty">No commission: {e.attributionStatus === 'attributed' ? 'no campaign rule matched this event for the credited partners.' : 'the event was not attributed.'}</p>
       ) : (
-        <CommissionsTable commissions={commissions} names={{ partners, campaigns }} caption="Commissions this event earned" />
+        <CommissionsTable commissions={commissions} names={{ partners, campaigns, overrides }} caption="Commissions this event earned" />
       )}
       {props.detail.adjustments.length > 0 && <AmountChanges changes={props.detail.adjustments} />}
       <h2>Attributions</h2>

@@ -27,6 +27,7 @@ import { codeRoutes } from './codes';
 import { reviewRoutes } from './review';
 import { applicationRoutes } from './applications';
 import { emailsRoutes } from './emails';
+import { groupRoutes } from './groups';
 
 function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
   return (
@@ -89,6 +90,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(overviewRoutes(ctx, kit))
     .use(partnerRoutes(ctx, kit))
     .use(applicationRoutes(ctx, kit))
+    .use(groupRoutes(ctx, kit))
     .use(commissionRoutes(ctx, kit))
     .use(reviewRoutes(ctx, kit))
     .use(payoutRoutes(ctx, kit))

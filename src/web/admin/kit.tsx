@@ -19,6 +19,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin', label: 'Overview' },
   { href: '/admin/partners', label: 'Partners' },
   { href: '/admin/applications', label: 'Applications' },
+  { href: '/admin/groups', label: 'Groups' },
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/review', label: 'Review' },
   { href: '/admin/payouts', label: 'Payouts' },

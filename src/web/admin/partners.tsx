@@ -10,7 +10,9 @@ import { formatMinor } from '../../lib/money';
 import { listCampaigns } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
 import { Email, Name } from '../../lib/fields';
-import { createPartner, findPartner, reinvitePartner, updatePartner, type Partner } from '../../modules/partners/service';
+import { createPartner, findPartner, findPartnerByEmail, reinvitePartner, updatePartner, type Partner } from '../../modules/partners/service';
+import { listGroups, movePartnersToGroup, type Group } from '../../modules/groups/service';
+import { overrideRecruits, recruitsOf, type Recruit } from '../../modules/reports/rewards';
 import { UpdatePartnerBody } from '../../modules/partners/model';
 import { listPayouts } from '../../modules/payouts/service';
 import {
@@ -53,6 +55,7 @@ const LIST = '/admin/partners';
 const PAGE_SIZE = 50;
 const CUSTOMERS_PAGE = 25;
 const LINKS_SHOWN = 100;
+const RECRUITS_SHOWN = 100;
 const MAX_BULK = 100;
 const DEFAULT_SORT: Sort<PartnerSortKey> = { key: 'created', dir: 'desc' };
 const DONE = {
@@ -81,14 +84,16 @@ const ListQuery = t.Object({
   invited: text(6),
   skipped: text(6),
   revoked: text(6),
+  moved: text(6),
+  group: text(64),
 });
 const DetailQuery = t.Object({ range: text(20), from: text(20), to: text(20), currency: text(10), page: text(10), done: text(20) });
 /** Query keys a bulk action's `back` field may carry back to the list (nothing else is echoed). */
-const LIST_KEYS = ['q', 'status', 'currency', 'range', 'from', 'to', 'sort', 'dir', 'page'] as const;
+const LIST_KEYS = ['q', 'status', 'group', 'currency', 'range', 'from', 'to', 'sort', 'dir', 'page'] as const;
 /** The create form as typed; `campaignIds` undefined: the form showed no campaign to choose. */
 type CreateValues = { name: string; email: string; sendInvite: string; campaignIds?: string[] };
 /** The edit form as typed. */
-type EditValues = { name: string; billingConnectAccountId: string; campaignIds: string[] };
+type EditValues = { name: string; billingConnectAccountId: string; campaignIds: string[]; groupId: string; recruiter: string };
 const detailPath = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
 const isoDay = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -108,6 +113,9 @@ const epcText = (commissions: bigint, clicks: number, currency: string) => {
 type ListState = {
   q: string;
   status?: PartnerStatusFilter;
+  /** a group's id, 'none' (in no group), or undefined (any) */
+  group?: string;
+  groups: Group[];
   range: DateRange;
   currency: string;
   currencies: string[];
@@ -118,9 +126,10 @@ type ListState = {
 };
 
 /** The list's view from its query; anything unknown falls back (no error page for a bad sort). */
-function readList(query: Record<string, string | undefined>, currencies: string[]): ListState {
+function readList(query: Record<string, string | undefined>, currencies: string[], groups: Group[]): ListState {
   const q = (query.q ?? '').trim().slice(0, 254);
   const status = PARTNER_STATUS_FILTERS.find((s) => s === query.status);
+  const group = query.group === 'none' ? 'none' : groups.find((g) => g.id === query.group)?.id;
   const range = parseRange(query);
   const currency = currencies.find((c) => c === query.currency) ?? currencies[0] ?? 'USD';
   const sort = parseSort(query, PARTNER_SORT_KEYS, DEFAULT_SORT);
@@ -129,12 +138,14 @@ function readList(query: Record<string, string | undefined>, currencies: string[
   return {
     q,
     status,
+    group,
+    groups,
     range,
     currency,
     currencies,
     sort,
     page,
-    query: { q: q || undefined, status, currency: currency === currencies[0] ? undefined : currency, ...rangeQuery(range), ...sorted },
+    query: { q: q || undefined, status, group, currency: currency === currencies[0] ? undefined : currency, ...rangeQuery(range), ...sorted },
   };
 }
 
@@ -147,13 +158,17 @@ function listBack(back: string | undefined, extra: Record<string, string> = {}):
 }
 
 export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
+  /** Every group, for the filter, the column and the move choices (a program has a handful). */
+  const allGroups = async () => (await listGroups(ctx.sql, { limit: 200 })).slice(0, 200);
+
   async function listView(page: AdminPage, query: Record<string, string | undefined>, input: { values?: CreateValues; errors?: FormErrors; outcome?: { ok?: string; error?: string } } = {}) {
-    const currencies = await moneyCurrencies(ctx.sql);
-    const state = readList(query, currencies);
+    const [currencies, groups] = await Promise.all([moneyCurrencies(ctx.sql), allGroups()]);
+    const state = readList(query, currencies, groups);
     const [stats, campaigns] = await Promise.all([
       partnerStats(ctx.sql, {
         search: state.q || undefined,
         status: state.status,
+        group: state.group,
         span: state.range,
         currency: state.currency,
         sort: state.sort,
@@ -188,7 +203,7 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
     const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
     const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
     const p = { limit: 50 };
-    const [counts, money, links, customers, commissions, payouts, names, live, codes, flags] = await Promise.all([
+    const [counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter] = await Promise.all([
       partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
       partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
       linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
@@ -199,7 +214,11 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
       listCampaigns(ctx.sql, { limit: 500, archived: false }),
       loadCodes(ctx, { partnerId: partner.id }),
       partnerFlagHistory(ctx.sql, partner.id),
+      allGroups(),
+      recruitsOf(ctx.sql, { recruiterId: partner.id, limit: RECRUITS_SHOWN }),
+      partner.referredBy ? findPartner(ctx.sql, partner.referredBy) : Promise.resolve(null),
     ]);
+    const overrides = await overrideRecruits(ctx.sql, commissions.filter((c) => c.sourceCommissionId).map((c) => c.id));
     const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
     return (
       <PartnerDetailPage
@@ -225,6 +244,10 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
         edit={input.edit}
         codes={codes}
         flags={flags}
+        groups={groups}
+        recruits={recruits}
+        recruiter={recruiter}
+        overrides={overrides}
       />
     ) as string;
   }
@@ -293,13 +316,13 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
       `${LIST}.csv`,
       ({ request, query }) =>
         kit.page(request, async () => {
-          const state = readList(query, await moneyCurrencies(ctx.sql));
+          const state = readList(query, await moneyCurrencies(ctx.sql), await allGroups());
           let offset = 0;
           const stream = csvStream<PartnerStatsRow>({
             header: CSV_HEADER,
             pageSize: 500,
             page: async (_after, limit) => {
-              const { rows } = await partnerStats(ctx.sql, { search: state.q || undefined, status: state.status, span: state.range, currency: state.currency, sort: state.sort, limit, offset });
+              const { rows } = await partnerStats(ctx.sql, { search: state.q || undefined, status: state.status, group: state.group, span: state.range, currency: state.currency, sort: state.sort, limit, offset });
               offset += rows.length;
               return rows;
             },
@@ -370,6 +393,24 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
         return seeOther(listBack(form.back, { invited: String(sent), skipped: String(ids.length - sent) }));
       }),
     )
+    .post(`${LIST}/bulk-move`, ({ request, body }) =>
+      kit.form(request, body, LIST, async (page, form) => {
+        const ids = formList(body, 'ids');
+        const back = form.back ?? '';
+        const groups = await allGroups();
+        const target = (form.groupId ?? '') === '' ? null : (groups.find((g) => g.id === form.groupId) ?? undefined);
+        const refuse = async (error: string) =>
+          render(await listView(page, Object.fromEntries(new URLSearchParams(listBack(back).split('?')[1] ?? '')), { outcome: { error } }), { status: 400 });
+        if (ids.length === 0) return refuse('Tick the partners to move first.');
+        if (ids.length > MAX_BULK) return refuse(`At most ${MAX_BULK} partners at once.`);
+        if (target === undefined) return refuse('Choose the group to move them to: that group no longer exists.');
+        const found = await partnersByIds(ctx.sql, ids);
+        // nothing moves without the confirmation: the bulk bar's post answers the confirm page
+        if (!isConfirmed(form)) return render(<BulkMovePage page={page} targets={found} group={target} back={back} />);
+        const moved = await movePartnersToGroup(ctx.sql, found.map((p) => p.id), target?.id ?? null);
+        return seeOther(listBack(back, { moved: String(moved) }));
+      }),
+    )
     .get(`${LIST}/bulk-revoke`, ({ request }) => kit.page(request, async (page) => render(await bulkRevokeView(page, [], ''))))
     .post(`${LIST}/bulk-revoke`, ({ request, body }) =>
       kit.form(request, body, LIST, async (page, form) => {
@@ -413,17 +454,35 @@ export function partnerRoutes(ctx: AppContext, kit: AdminKit) {
             name: (form.name ?? '').trim(),
             billingConnectAccountId: (form.billingConnectAccountId ?? '').trim(),
             campaignIds: formList(body, 'campaignIds'),
+            groupId: (form.groupId ?? '').trim(),
+            recruiter: (form.recruiter ?? '').trim(),
           };
           const input = { name: edit.name, billingConnectAccountId: edit.billingConnectAccountId === '' ? null : edit.billingConnectAccountId };
           // the API's own field rules (an empty account id clears it, so it is checked only when given)
           const errors = schemaErrors(t.Object({ name: UpdatePartnerBody.properties.name }), { name: input.name });
           if (input.billingConnectAccountId !== null)
             Object.assign(errors, schemaErrors(t.Object({ billingConnectAccountId: BillingAccountId }), { billingConnectAccountId: input.billingConnectAccountId }));
+          // the recruiter is named by email (or id): empty clears it
+          let referredBy: string | null = null;
+          if (edit.recruiter !== '') {
+            const found = edit.recruiter.includes('@') ? await findPartnerByEmail(ctx.sql, edit.recruiter.slice(0, 254)) : await findPartner(ctx.sql, edit.recruiter.slice(0, 64));
+            if (found) referredBy = found.id;
+            else errors.recruiter = 'no partner has this email or id';
+          }
           if (Object.keys(errors).length > 0) return render(await detailView(page, partner, {}, { errors, edit }), { status: 400 });
           try {
-            await updatePartner(ctx.sql, partner.id, { ...input, campaignIds: form.campaignsShown === '1' ? edit.campaignIds : undefined });
+            await updatePartner(ctx.sql, partner.id, {
+              ...input,
+              campaignIds: form.campaignsShown === '1' ? edit.campaignIds : undefined,
+              groupId: form.groupShown === '1' ? edit.groupId || null : undefined,
+              referredBy,
+            });
           } catch (error) {
-            const problems = formErrors(error, ['name', 'billingConnectAccountId', 'campaignIds']);
+            const problems = formErrors(error, ['name', 'billingConnectAccountId', 'campaignIds', 'groupId', 'referredBy']);
+            if (problems?.referredBy) {
+              problems.recruiter = problems.referredBy;
+              delete problems.referredBy;
+            }
             if (!problems) throw error;
             return render(await detailView(page, partner, {}, { errors: problems, edit }), { status: (error as AppError).status });
           }
@@ -504,6 +563,8 @@ function bulkOutcome(query: Record<string, string | undefined>): { ok?: string }
   const invited = n(query.invited);
   const skipped = n(query.skipped) ?? 0;
   const revoked = n(query.revoked);
+  const moved = n(query.moved);
+  if (moved !== null) return { ok: `Moved ${plural(moved, 'partner')}.` };
   if (invited !== null) {
     return { ok: `Invite sent to ${plural(invited, 'partner')}.${skipped > 0 ? ` ${plural(skipped, 'partner')} skipped: only invited partners who have not signed in get one.` : ''}` };
   }
@@ -562,6 +623,42 @@ function BulkRevokePanel(props: { page: AdminPage; targets: { id: string; name: 
   );
 }
 
+/** The bulk move's confirmation: who moves to which group (or out of every group). */
+function BulkMovePage(props: { page: AdminPage; targets: { id: string; name: string; email: string; groupId?: string | null }[]; group: Group | null; back: string }) {
+  const n = props.targets.length;
+  const where = props.group ? props.group.name : 'no group';
+  const what = props.group
+    ? `From their next commission on, these partners earn under the rules of ${props.group.name} where it has a rule for the event (a commission snapshot still wins). Commissions already earned do not change.`
+    : "These partners leave their group: from their next commission on, they earn under each campaign's own rules. Commissions already earned do not change.";
+  return (
+    <AdminLayout page={props.page} title="Move partners" current={LIST}>
+      <p class="back">
+        <a href={listBack(props.back)}>Partners</a>
+      </p>
+      <ConfirmPanel
+        title={`Move ${plural(n, 'partner')} to ${where}`}
+        action={`${LIST}/bulk-move`}
+        button={`Move ${plural(n, 'partner')}`}
+        csrf={props.page.csrf}
+        fields={{ ids: props.targets.map((p) => p.id), back: props.back, groupId: props.group?.id ?? '' }}
+        back={listBack(props.back)}
+      >
+        <p safe>{what}</p>
+        <ul class="bulk-list" id="bulk-targets">
+          {props.targets.map((p) => (
+            <li>
+              <Trunc text={p.name} />{' '}
+              <span class="muted trunc" title={attr(p.email)} safe>
+                {p.email}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </ConfirmPanel>
+    </AdminLayout>
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The list
 
@@ -580,7 +677,7 @@ function PartnersPage(props: {
   const sendInvite = props.values ? props.values.sendInvite === 'on' : true;
   // every live campaign is ticked until the admin says otherwise
   const ticked = new Set(props.values?.campaignIds ?? props.campaigns.map((c) => c.id));
-  const filtered = !!s.q || !!s.status;
+  const filtered = !!s.q || !!s.status || !!s.group;
   const pageQuery = { ...s.query, page: s.page > 1 ? String(s.page) : undefined };
   const back = new URLSearchParams(Object.entries(pageQuery).filter((e): e is [string, string] => !!e[1])).toString();
   const others = s.currencies.filter((c) => c !== s.currency);
@@ -616,13 +713,21 @@ function PartnersPage(props: {
               { value: 'revoked', label: 'Revoked' },
             ]}
           />
+          {s.groups.length > 0 && (
+            <SelectField
+              name="group"
+              label="Group"
+              value={s.group ?? ''}
+              options={[{ value: '', label: 'Any' }, { value: 'none', label: 'No group' }, ...s.groups.map((g) => ({ value: g.id, label: g.name }))]}
+            />
+          )}
           {s.currencies.length > 1 && <SelectField name="currency" label="Money in" value={s.currency} options={s.currencies.map((c) => ({ value: c, label: c }))} />}
           {Object.entries({ ...rangeQuery(s.range), sort: s.query.sort, dir: s.query.dir }).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
           <button type="submit" class="secondary">
             Filter
           </button>
         </form>
-        <RangePicker action={LIST} range={s.range} keep={{ q: s.query.q, status: s.query.status, currency: s.query.currency, sort: s.query.sort, dir: s.query.dir }} />
+        <RangePicker action={LIST} range={s.range} keep={{ q: s.query.q, status: s.query.status, group: s.query.group, currency: s.query.currency, sort: s.query.sort, dir: s.query.dir }} />
       </div>
       <p class="caption" id="money-note" safe>
         {`Numbers for ${s.range.label.toLowerCase()}. Revenue, commissions and EPC in ${s.currency}; commissions leave reversed ones out.${
@@ -633,7 +738,7 @@ function PartnersPage(props: {
         props.total > 0 ? (
           <EmptyState title="No partners on this page" text="The list is shorter than this page number." clear={href(LIST, s.query)} />
         ) : filtered ? (
-          <EmptyState title="No partner matches" text="No partner matches the search and status." clear={href(LIST, { ...rangeQuery(s.range), currency: s.query.currency })} />
+          <EmptyState title="No partner matches" text="No partner matches the search and filters." clear={href(LIST, { ...rangeQuery(s.range), currency: s.query.currency })} />
         ) : (
           <EmptyState title="No partners yet" text="Invite your first partner: they get a sign-in link to the portal." action={{ href: '#new', label: 'New partner' }} />
         )
@@ -648,6 +753,24 @@ function PartnersPage(props: {
             <button type="submit" form="bulk" formaction={`${LIST}/bulk-invite`} class="secondary">
               Send invite again
             </button>
+            {s.groups.length > 0 && (
+              <span class="bulk-move">
+                <label for="bulk-group" class="vh">
+                  Group to move the ticked partners to
+                </label>
+                <select id="bulk-group" name="groupId" form="bulk">
+                  {s.groups.map((g) => (
+                    <option value={g.id} safe>
+                      {g.name}
+                    </option>
+                  ))}
+                  <option value="">No group (leave their group)</option>
+                </select>
+                <button type="submit" form="bulk" formaction={`${LIST}/bulk-move`} class="secondary">
+                  Move to group…
+                </button>
+              </span>
+            )}
             <button type="submit" form="bulk" formaction={`${LIST}/bulk-revoke`} class="danger">
               Revoke…
             </button>
@@ -697,6 +820,7 @@ function PartnersTable(props: {
               {props.header('Name', 'name')}
               <th scope="col">Email</th>
               {props.header('Status', 'status')}
+              {props.state.groups.length > 0 && <th scope="col">Group</th>}
               {props.header('Clicks', 'clicks', true)}
               {props.header('Conversions', 'conversions', true)}
               {props.header('Rate', 'rate', true)}
@@ -727,6 +851,11 @@ function PartnersTable(props: {
                 <td class="badge-cell" data-label="Status">
                   <Badge {...partnerBadge(p)} />
                 </td>
+                {props.state.groups.length > 0 && (
+                  <td data-label="Group" class="group-cell" data-stat="group">
+                    {p.groupId ? <Trunc text={props.state.groups.find((g) => g.id === p.groupId)?.name ?? p.groupId} /> : <span class="muted">–</span>}
+                  </td>
+                )}
                 <td class="num" data-label="Clicks" safe>
                   {p.clicks.toLocaleString('en-US')}
                 </td>
@@ -835,11 +964,16 @@ function PartnerDetailPage(props: {
   edit?: EditValues;
   codes: CodesData;
   flags: Awaited<ReturnType<typeof partnerFlagHistory>>;
+  groups: Group[];
+  recruits: { recruits: Recruit[]; total: number };
+  recruiter: Partner | null;
+  overrides: Map<string, { id: string; name: string }>;
 }) {
   const p = props.partner;
+  const group = p.groupId ? props.groups.find((g) => g.id === p.groupId) : undefined;
   const path = detailPath(p.id);
   const id = encodeURIComponent(p.id);
-  const names = { campaigns: props.campaigns, partners: new Map([[p.id, p.name]]) };
+  const names = { campaigns: props.campaigns, partners: new Map([[p.id, p.name]]), overrides: props.overrides };
   const cur = props.currency;
   const c = props.counts;
   const inCurrency = props.money.find((m) => m.currency === cur);
@@ -848,9 +982,15 @@ function PartnerDetailPage(props: {
   const rateBp = (conv: number, clicks: number) => (clicks > 0 ? (conv * 10000) / clicks : 0);
   const live = new Set(props.liveCampaigns.map((x) => x.id));
   const archivedHeld = p.campaignIds.filter((x) => !live.has(x));
-  const edit = props.edit ?? { name: p.name, billingConnectAccountId: p.billingConnectAccountId ?? '', campaignIds: p.campaignIds };
+  const edit = props.edit ?? {
+    name: p.name,
+    billingConnectAccountId: p.billingConnectAccountId ?? '',
+    campaignIds: p.campaignIds,
+    groupId: p.groupId ?? '',
+    recruiter: props.recruiter?.email ?? p.referredBy ?? '',
+  };
   const errors = props.errors ?? {};
-  const editErrors = ['name', 'billingConnectAccountId', 'campaignIds'].some((k) => errors[k]) || (!!props.edit && !!errors._form);
+  const editErrors = ['name', 'billingConnectAccountId', 'campaignIds', 'groupId', 'recruiter'].some((k) => errors[k]) || (!!props.edit && !!errors._form);
   return (
     <AdminLayout page={props.page} title={p.name} current={LIST} scripts={['/assets/copy.js']}>
       <p class="back">
@@ -902,6 +1042,20 @@ function PartnerDetailPage(props: {
         )}
         <dt>Campaigns</dt>
         <dd safe>{p.campaignIds.map((x) => props.campaigns.get(x) ?? x).join(', ') || 'none'}</dd>
+        <dt>Group</dt>
+        <dd id="partner-group">
+          {group ? <a href={`/admin/groups/${encodeURIComponent(group.id)}`} safe>{group.name}</a> : "none (each campaign's rules)"}
+        </dd>
+        <dt>Recruited by</dt>
+        <dd id="partner-recruiter">
+          {props.recruiter ? (
+            <a href={detailPath(props.recruiter.id)} safe>
+              {props.recruiter.name}
+            </a>
+          ) : (
+            'nobody'
+          )}
+        </dd>
         <dt>Payout email</dt>
         <dd safe>{p.payoutEmail ?? 'none (the sign-in email)'}</dd>
         <dt>Billing Connect account</dt>
@@ -1027,6 +1181,8 @@ function PartnerDetailPage(props: {
         </>
       )}
 
+      <RecruitsSection recruits={props.recruits} name={p.name} />
+
       <h2 id="edit">Edit partner</h2>
       <form method="post" action={path} novalidate class="form-width" id="edit-form">
         <CsrfInput token={props.page.csrf} />
@@ -1050,6 +1206,21 @@ function PartnerDetailPage(props: {
         ) : (
           <p class="hint">No live campaign to grant.</p>
         )}
+        <input type="hidden" name="groupShown" value="1" />
+        <SelectField
+          name="groupId"
+          label="Group"
+          value={edit.groupId}
+          error={errors.groupId}
+          options={[{ value: '', label: "No group (each campaign's rules)" }, ...props.groups.map((g) => ({ value: g.id, label: g.name }))]}
+        />
+        <Field
+          name="recruiter"
+          label="Recruited by (optional)"
+          hint="The email (or id) of the partner who recruited this one: it earns the campaigns' recruiter percent of this partner's commissions. Empty: nobody."
+          value={edit.recruiter}
+          error={errors.recruiter}
+        />
         <button type="submit">Save changes</button>
       </form>
 
@@ -1178,5 +1349,56 @@ function CustomersTable(props: { customers: ReferredCustomer[]; currency: string
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The partners this one recruited, with the override commissions it earned on each. */
+function RecruitsSection(props: { recruits: { recruits: Recruit[]; total: number }; name: string }) {
+  const r = props.recruits;
+  return (
+    <section aria-labelledby="recruits-title" id="recruits">
+      <h2 id="recruits-title">Recruits</h2>
+      <p class="caption">Partners this one recruited. It earns each campaign's recruiter percent of their commissions, as its own "recruit override" commissions; reversed ones are left out.</p>
+      {r.recruits.length === 0 ? (
+        <p class="empty">No recruits yet.</p>
+      ) : (
+        <>
+          <div class="table-wrap">
+            <table id="recruits-table" class="stack">
+              <caption class="vh" safe>
+                {`Partners ${props.name} recruited, newest first`}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Recruit</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Joined</th>
+                  <NumHead label="Override earnings" />
+                </tr>
+              </thead>
+              <tbody>
+                {r.recruits.map((x) => (
+                  <tr data-id={x.id}>
+                    <td class="lead fill">
+                      <Trunc text={x.name} href={detailPath(x.id)} />
+                    </td>
+                    <td class="badge-cell" data-label="Status">
+                      <Badge {...partnerBadge(x)} />
+                    </td>
+                    <td data-label="Joined" class="date" safe>
+                      {isoDay(x.createdAt)}
+                    </td>
+                    <td class="num money" data-label="Override earnings" data-stat="earnings" safe>
+                      {x.earnings.length === 0 ? 'nothing yet' : x.earnings.map((e) => formatMoney(e.amount, e.currency)).join(' + ')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {r.total > r.recruits.length && <p class="hint" safe>{`The newest ${r.recruits.length} of ${r.total.toLocaleString('en-US')} recruits.`}</p>}
+        </>
+      )}
+    </section>
   );
 }

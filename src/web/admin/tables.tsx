@@ -5,11 +5,57 @@
 import type { Children } from '@kitajs/html';
 import type { Commission } from '../../modules/commissions/service';
 import type { PayoutView } from '../../modules/payouts/service';
-import { Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort, NumHead } from '../ui';
+import { attr, Badge, commissionBadge, formatMoney, MenuButton, MoneyCell, menuId, payoutBadge, RowMenu, SortHeader, Trunc, type Sort, NumHead } from '../ui';
 import { day } from './kit';
 
 /** Ids to names for the tables' partner and campaign columns. */
-export type Names = { partners?: Map<string, string>; campaigns?: Map<string, string> };
+export type Names = {
+  partners?: Map<string, string>;
+  campaigns?: Map<string, string>;
+  /** recruit_override commission id -> the recruit it was earned on (reports/rewards.ts overrideRecruits) */
+  overrides?: Map<string, { id: string; name: string }>;
+};
+
+/** Which rules paid a commission, in words (its `ruleSource`). */
+export const RULE_SOURCES: Record<string, { label: string; title: string }> = {
+  campaign: { label: 'campaign rules', title: "Paid under the campaign's rules" },
+  group: { label: 'group rules', title: "Paid under the rules of the partner's group, which win over the campaign's" },
+  snapshot: { label: 'snapshot', title: "Paid under the partner's commission snapshot, which wins over group and campaign rules" },
+};
+
+/**
+ * A commission's event in a table cell: its type and which rules paid it ("invoice_paid · group
+ * rules"), or for a recruiter's share "Recruit override of Ann Archer" (linked to the recruit).
+ */
+export function CommissionEvent(props: { c: Commission; names: Names }) {
+  const c = props.c;
+  if (c.eventType === 'recruit_override') {
+    const recruit = props.names.overrides?.get(c.id);
+    return (
+      <span class="trunc override" title={attr(`Recruit override: this partner's share of ${recruit ? `${recruit.name}'s` : "a recruit's"} commission, reversed with it`)}>
+        {'Recruit override of '}
+        {recruit ? (
+          <a href={partnerHref(recruit.id)} safe>
+            {recruit.name}
+          </a>
+        ) : (
+          'a recruit'
+        )}
+      </span>
+    );
+  }
+  const source = c.ruleSource ? RULE_SOURCES[c.ruleSource] : undefined;
+  return (
+    <span class="event-cell">
+      <Trunc text={c.eventType} href={eventHref(c.eventId)} />
+      {!!source && (
+        <span class="rule-source" title={attr(source.title)} data-rule-source={c.ruleSource} safe>
+          {source.label}
+        </span>
+      )}
+    </span>
+  );
+}
 
 const partnerHref = (id: string) => `/admin/partners/${encodeURIComponent(id)}`;
 export const eventHref = (id: string) => `/admin/events/${encodeURIComponent(id)}`;
@@ -149,7 +195,7 @@ export function CommissionsTable(props: {
                     </td>
                   )}
                   <td class="lead">
-                    {props.onePartner ? <Trunc text={c.eventType} href={eventHref(c.eventId)} /> : <Trunc text={partner} href={partnerHref(c.partnerId)} />}
+                    {props.onePartner ? <CommissionEvent c={c} names={props.names} /> : <Trunc text={partner} href={partnerHref(c.partnerId)} />}
                   </td>
                   <td data-label="Date" safe>
                     {day(c.createdAt)}
@@ -159,7 +205,7 @@ export function CommissionsTable(props: {
                   </td>
                   {!props.onePartner && (
                     <td data-label="Event">
-                      <Trunc text={c.eventType} href={eventHref(c.eventId)} />
+                      <CommissionEvent c={c} names={props.names} />
                     </td>
                   )}
                   <MoneyCell amount={c.amount} currency={c.currency} />

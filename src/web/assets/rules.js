@@ -5,7 +5,7 @@
      number, [data-rule-count] counts the rows) instead of posting the form;
    - [data-remove-rule] removes its row (and tells the form "rules-changed", on which htmx redraws
      the summary in words; typing and choosing redraw it too);
-   - [data-kind] shows only the [data-kind-field] of the chosen kind;
+   - [data-kind] shows only the [data-kind-field] (and each tier's [data-tier-kind]) of the chosen kind;
    - [data-event-pick] shows the custom name input ([data-event-other]) only for "Other". */
 (function () {
   'use strict';
@@ -18,6 +18,9 @@
     if (!kind) return;
     row.querySelectorAll('[data-kind-field]').forEach(function (field) {
       field.hidden = field.getAttribute('data-kind-field') !== kind.value;
+    });
+    row.querySelectorAll('[data-tier-kind]').forEach(function (field) {
+      field.hidden = field.getAttribute('data-tier-kind') !== kind.value;
     });
   }
 

@@ -10,6 +10,8 @@ import { compare, RangePicker, type DateRange } from '../range';
 import type { PartnerPage } from '../session';
 import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, formatRate, Kpi, MoneyCell, Trunc, NumHead } from '../ui';
 import { PortalLayout } from './shell';
+import { TierSection } from './rewards';
+import type { TierStanding } from '../../modules/commissions/standing';
 import { commissionNext, type CampaignTerms, type PayoutOutlook } from './terms';
 
 /** One currency's line of the money table, with the next payout worked out by the payout run's rule. */
@@ -34,6 +36,7 @@ export type HomeData = {
   linkStats: Map<string, LinkStats>;
   campaignNames: Map<string, string>;
   commissions: Commission[];
+  standings: TierStanding[];
 };
 
 /** Earnings per click in minor units, rounded half up; null without clicks. */
@@ -111,6 +114,8 @@ export function HomePage(props: HomeData) {
           {props.payoutTerms}
         </p>
       </section>
+
+      <TierSection standings={props.standings} />
 
       <section aria-labelledby="links-title" class="portal-section">
         <div class="section-head">
@@ -219,6 +224,7 @@ export function TermsList(props: { terms: CampaignTerms[]; empty?: string }) {
         <li data-campaign={t.campaignId}>
           <h3 safe>{t.name}</h3>
           {t.source === 'snapshot' ? <p class="note">Your own terms, agreed when you joined, replace this campaign's standard rules.</p> : ''}
+          {t.source === 'group' ? <p class="note">Your partner group's rates come first; the campaign's standard rules cover the rest.</p> : ''}
           {t.rules.length === 0 ? (
             <p class="empty">No commission rules yet.</p>
           ) : (

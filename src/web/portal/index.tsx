@@ -56,6 +56,10 @@ import {
   type SignUpValues,
 } from './pages';
 import { ProfilePage, type ProfileValues } from './profile';
+import { RecruitsPage } from './rewards';
+import { recruitsOf } from '../../modules/reports/rewards';
+import { tierStanding } from '../../modules/commissions/standing';
+import { findGroup } from '../../modules/groups/service';
 import { campaignTerms, nextPayoutRun, payoutTermsText, type PayoutOutlook } from './terms';
 
 const SIGN_IN = '/portal/sign-in';
@@ -85,6 +89,9 @@ function answerErrors(error: unknown): FormErrors {
   }
   return out;
 }
+
+/** A recruiting link's `ref` (a partner id) as the sign-up form carries it; anything else is dropped. */
+const recruitingRef = (ref: string | undefined) => (ref && /^ptn_[A-Za-z0-9]{1,60}$/.test(ref) ? ref : undefined);
 
 export function portalRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
@@ -170,13 +177,13 @@ export function portalRoutes(ctx: AppContext) {
         const mode = await signupMode(ctx);
         if (mode === 'closed') return render(<SignupClosedPage brand={await brandOf()} />, { status: 404 });
         const { csrf, headers } = anonCsrf(request);
-        return render(<SignUpPage brand={await brandOf()} csrf={csrf} mode={mode} pitch={await programPitch()} />, { headers });
+        return render(<SignUpPage brand={await brandOf()} csrf={csrf} mode={mode} pitch={await programPitch()} values={{ ref: recruitingRef(queryOf(request).ref) }} />, { headers });
       })
       .post('/portal/sign-up', ({ request, body }) =>
         anonForm(request, body, '/portal/sign-up', async (form, csrf) => {
           const mode = await signupMode(ctx);
           if (mode === 'closed') return render(<SignupClosedPage brand={await brandOf()} />, { status: 404 });
-          const values: SignUpValues = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim() };
+          const values: SignUpValues = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim(), ref: recruitingRef(form.ref) };
           // the questions only under review; a blank answer is no answer
           const answers: Record<string, string> = {};
           if (mode === 'review') {
@@ -187,7 +194,7 @@ export function portalRoutes(ctx: AppContext) {
           }
           const page = async (status: number, errors: FormErrors) =>
             render(<SignUpPage brand={await brandOf()} csrf={csrf} mode={mode} pitch={await programPitch()} values={values} errors={errors} />, { status });
-          const errors = schemaErrors(t.Object({ email: Email, name: Name }), values);
+          const errors = schemaErrors(t.Object({ email: Email, name: Name }), { email: values.email, name: values.name });
           try {
             checkApplicationAnswers(answers);
           } catch (error) {
@@ -196,7 +203,7 @@ export function portalRoutes(ctx: AppContext) {
           if (Object.keys(errors).length > 0) return page(400, errors);
           try {
             await takeSignInRequest(ctx.sql, values.email!);
-            const ran = await signUp(ctx, { email: values.email!, name: values.name!, applicationAnswers: mode === 'review' ? answers : undefined });
+            const ran = await signUp(ctx, { email: values.email!, name: values.name!, applicationAnswers: mode === 'review' ? answers : undefined, ref: values.ref });
             return render(<SignUpPage brand={await brandOf()} csrf={csrf} mode={ran} pitch={{ terms: [], payoutTerms: '' }} sent={SIGNUP_ANSWERS[ran]} />);
           } catch (error) {
             if (error instanceof AppError && error.code === 'forbidden') return render(<SignupClosedPage brand={await brandOf()} />, { status: 404 });
@@ -276,6 +283,15 @@ export function portalRoutes(ctx: AppContext) {
             }
             return render(await codesView(page, { values, errors }), { status: (error as AppError).status });
           }
+        }),
+      )
+      .get('/portal/recruits', ({ request }) =>
+        partnerPage(request, async (page) => {
+          const partnerId = page.partner.id;
+          const [campaigns, open, mine] = await Promise.all([heldCampaigns(partnerId), signupOpen(ctx), recruitsOf(ctx.sql, { recruiterId: partnerId, limit: 100 })]);
+          const terms = campaigns.flatMap((c) => (c.recruiterPercent ? [{ campaignId: c.id, name: c.name, percent: c.recruiterPercent }] : []));
+          const link = `${ctx.config.baseUrl}/portal/sign-up?ref=${encodeURIComponent(partnerId)}`;
+          return render(<RecruitsPage page={page} link={link} signupOpen={open} terms={terms} recruits={mine.recruits} total={mine.total} />);
         }),
       )
       .get('/portal/commissions', ({ request }) =>
@@ -375,13 +391,15 @@ export function portalRoutes(ctx: AppContext) {
   async function homeView(page: PartnerPage, query: Record<string, string>): Promise<string> {
     const partnerId = page.partner.id;
     const range = parseRange(query);
-    const [campaigns, snapshot, main, outlook, linkRows, latest] = await Promise.all([
+    const [campaigns, snapshot, main, outlook, linkRows, latest, group, standings] = await Promise.all([
       heldCampaigns(partnerId),
       getCommissionSnapshot(ctx.sql, partnerId),
       partnerMainCurrency(ctx.sql, partnerId),
       payoutOutlook(partnerId),
       listLinks(ctx.sql, ctx.config.baseUrl, { limit: 5, partnerId }),
       listCommissions(ctx.sql, { limit: 10, partnerId }),
+      page.partner.groupId ? findGroup(ctx.sql, page.partner.groupId) : Promise.resolve(null),
+      tierStanding(ctx.sql, partnerId),
     ]);
     const currency = main ?? campaigns[0]?.currency ?? 'USD';
     const links = linkRows.slice(0, 5);
@@ -401,12 +419,13 @@ export function portalRoutes(ctx: AppContext) {
         daily={daily}
         money={outlook.money}
         outlook={outlook.outlook}
-        terms={campaigns.map((c) => campaignTerms(c, snapshot, ctx.config.holdbackDays))}
+        terms={campaigns.map((c) => campaignTerms(c, snapshot, ctx.config.holdbackDays, group))}
         payoutTerms={payoutTerms(campaigns)}
         links={links}
         linkStats={linkStats}
         campaignNames={names}
         commissions={commissions}
+        standings={standings}
       />
     ) as string;
   }

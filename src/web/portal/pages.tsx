@@ -42,7 +42,7 @@ export function SignInPage(props: { csrf: string; email?: string; errors?: FormE
 export type ProgramPitch = { terms: CampaignTerms[]; payoutTerms: string };
 
 /** The signup form's values: the account fields and, under review, the signup questions. */
-export type SignUpValues = { email?: string; name?: string; website?: string; audience?: string; promotion?: string };
+export type SignUpValues = { email?: string; name?: string; website?: string; audience?: string; promotion?: string; ref?: string };
 
 export function SignUpPage(props: {
   csrf: string;
@@ -100,6 +100,7 @@ export function SignUpPage(props: {
         {!!e._form && <Notice kind="error" text={e._form} />}
         <form method="post" action="/portal/sign-up" novalidate>
           <CsrfInput token={props.csrf} />
+          {!!v.ref && <input type="hidden" name="ref" value={v.ref} />}
           <Field name="name" label="Name" value={v.name} error={e.name} required autocomplete="name" />
           <Field name="email" label="Email" type="email" value={v.email} error={e.email} required autocomplete="email" />
           {review && (

@@ -2,7 +2,7 @@
 // commission snapshot replaces the campaign's rules and holdback, as at accrual), the payout schedule
 // read from PAYOUT_CRON, the minimum, and the next run. Shared by the portal home and the signup page.
 import { Cron } from 'croner';
-import type { Rule } from '../../modules/campaigns/rules';
+import type { GroupRule, Rule } from '../../modules/campaigns/rules';
 import { describeTerms } from '../terms';
 import { formatMoney } from '../ui';
 
@@ -14,21 +14,28 @@ export type CampaignTerms = {
   rules: string[];
   holdback: string;
   holdbackDays: number;
-  /** 'snapshot': the partner's own frozen terms replace the campaign's rules */
-  source: 'snapshot' | 'campaign';
+  /** 'snapshot': the partner's own frozen terms replace the campaign's rules; 'group': its group's rules come first */
+  source: 'snapshot' | 'group' | 'campaign';
 };
 
 /**
- * The terms a partner earns under in one campaign: its commission snapshot when it has one (rules
- * and, when set, holdback), else the campaign's; the holdback falls back to HOLDBACK_DAYS, as at accrual.
+ * The terms a partner earns under in one campaign, in the order accrual tries them (the first rule
+ * that matches an event pays, level by level): its commission snapshot when it has one (rules and,
+ * when set, holdback); else its group's rules for this campaign, then its group's rules for every
+ * campaign, then the campaign's; the holdback falls back to the group's, the campaign's, HOLDBACK_DAYS.
  */
 export function campaignTerms(
   campaign: { id: string; name: string; currency: string; holdbackDays: number | null; rules: Rule[] },
   snapshot: { rules: Rule[]; holdbackDays?: number } | null,
   defaultHoldbackDays: number,
+  group: { rules: GroupRule[]; holdbackDays: number | null } | null = null,
 ): CampaignTerms {
-  const rules = snapshot ? snapshot.rules : campaign.rules;
-  const holdbackDays = snapshot?.holdbackDays ?? campaign.holdbackDays ?? defaultHoldbackDays;
+  const strip = ({ campaignId: _c, ...rule }: GroupRule): Rule => rule;
+  const groupRules = group
+    ? [...group.rules.filter((r) => r.campaignId === campaign.id), ...group.rules.filter((r) => r.campaignId === undefined)].map(strip)
+    : [];
+  const rules = snapshot ? snapshot.rules : [...groupRules, ...campaign.rules];
+  const holdbackDays = snapshot?.holdbackDays ?? group?.holdbackDays ?? campaign.holdbackDays ?? defaultHoldbackDays;
   const words = describeTerms({ rules, currency: campaign.currency, holdbackDays });
   return {
     campaignId: campaign.id,
@@ -38,7 +45,7 @@ export function campaignTerms(
     rules: words.rules.filter((_, i) => !words.shadowed.includes(i)),
     holdback: words.holdback,
     holdbackDays,
-    source: snapshot ? 'snapshot' : 'campaign',
+    source: snapshot ? 'snapshot' : groupRules.length > 0 ? 'group' : 'campaign',
   };
 }
 

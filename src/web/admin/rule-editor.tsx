@@ -1,0 +1,540 @@
+// The commission rule editor shared by campaigns and partner groups: form rows <-> Rule objects,
+// problems back beside their fields, and each rule drawn as a sentence of inline controls with its
+// tiers (pay more once the partner's trailing revenue or new customers reach a threshold). The
+// rules' schema and checks are the API's (campaigns/rules.ts); assets/rules.js adds and removes
+// rows without a reload. A group rule may also name the one campaign it applies in.
+import { Value } from '@sinclair/typebox/value';
+import { AppError, type FieldProblem } from '../../lib/errors';
+import { DEFAULT_PERIOD_DAYS, GroupRule as GroupRuleSchema, Rule as RuleSchema, ruleProblems, type GroupRule, type Rule } from '../../modules/campaigns/rules';
+import type { FormErrors } from '../forms';
+import { describeTerms, EVENT_WORDS } from '../terms';
+
+export const RULE_FIELDS = ['eventType', 'kind', 'percent', 'amount', 'maxOccurrences', 'durationDays', 'match', 'periodDays', 'campaignId'] as const;
+const TIER_FIELDS = ['minRevenue', 'minCustomers', 'percent', 'amount'] as const;
+export const MAX_ROWS = 100;
+const MAX_TIERS = 20;
+/** The event-type picker's "Other (custom name)…" choice. */
+const OTHER = '__other';
+
+export type TierRow = Record<(typeof TIER_FIELDS)[number], string>;
+/** One rule as its form row shows it: every field a string, its tiers likewise. */
+export type RuleRow = Record<(typeof RULE_FIELDS)[number], string> & { tiers: TierRow[] };
+
+export const blankTier = (): TierRow => ({ minRevenue: '', minCustomers: '', percent: '', amount: '' });
+export const blankRow = (): RuleRow => ({
+  eventType: '',
+  kind: 'percent',
+  percent: '',
+  amount: '',
+  maxOccurrences: '',
+  durationDays: '',
+  match: '',
+  periodDays: '',
+  campaignId: '',
+  tiers: [],
+});
+
+const num = (n: number | undefined) => (n === undefined ? '' : String(n));
+
+export function ruleToRow(rule: Rule | GroupRule): RuleRow {
+  return {
+    eventType: rule.eventType,
+    kind: rule.kind,
+    percent: num(rule.percent),
+    amount: rule.amount ?? '',
+    maxOccurrences: num(rule.maxOccurrences),
+    durationDays: num(rule.durationDays),
+    match: Object.entries(rule.match ?? {})
+      .map(([k, v]) => `${k}=${typeof v === 'string' && /^(true|false|-?[0-9]+(\.[0-9]+)?|".*")$/.test(v) ? `"${v}"` : String(v)}`)
+      .join('\n'),
+    periodDays: num(rule.periodDays),
+    campaignId: 'campaignId' in rule ? (rule.campaignId ?? '') : '',
+    tiers: (rule.tiers ?? []).map((t) => ({ minRevenue: t.minRevenue ?? '', minCustomers: num(t.minCustomers), percent: num(t.percent), amount: t.amount ?? '' })),
+  };
+}
+
+const tierBlank = (t: TierRow) => TIER_FIELDS.every((f) => t[f] === '');
+
+/**
+ * The form's rows (fields `r<i>_<name>`, `ruleCount` of them; a ticked `r<i>_remove` drops one; rows
+ * the script removed are simply missing). The event type is the picker's choice, or the typed name
+ * when the picker says "Other" or nothing. Only the amount field the kind needs is read: the other
+ * one is cleared (without script both show); the same for each tier (`r<i>_t<k>_<name>`).
+ */
+export function readRows(form: Record<string, string>): { rows: RuleRow[]; removed: Set<number> } {
+  const count = Math.min(Number.parseInt(form.ruleCount ?? '0', 10) || 0, MAX_ROWS + 1);
+  const rows: RuleRow[] = [];
+  const removed = new Set<number>();
+  for (let i = 0; i < count; i++) {
+    // a row the script removed is not in the form at all; the rest are renumbered in order
+    if (form[`r${i}_kind`] === undefined && form[`r${i}_eventPick`] === undefined && form[`r${i}_eventType`] === undefined) continue;
+    const row = blankRow();
+    for (const f of RULE_FIELDS) row[f] = (form[`r${i}_${f}`] ?? (f === 'kind' ? 'percent' : '')).trim();
+    const pick = (form[`r${i}_eventPick`] ?? '').trim();
+    if (pick !== '' && pick !== OTHER) row.eventType = pick;
+    const tierCount = Math.min(Number.parseInt(form[`r${i}_tierCount`] ?? '0', 10) || 0, MAX_TIERS + 1);
+    for (let k = 0; k < tierCount; k++) {
+      const tier = blankTier();
+      for (const f of TIER_FIELDS) tier[f] = (form[`r${i}_t${k}_${f}`] ?? '').trim();
+      row.tiers.push(tier);
+    }
+    if (row.kind === 'flat') {
+      row.percent = '';
+      for (const t of row.tiers) t.percent = '';
+    } else {
+      row.amount = '';
+      for (const t of row.tiers) t.amount = '';
+    }
+    if (form[`r${i}_remove`] === 'on') removed.add(rows.length);
+    rows.push(row);
+  }
+  return { rows, removed };
+}
+
+/** `key=value` lines: true/false are booleans, plain numbers are numbers, "quoted" text is text. */
+function parseMatch(text: string): { match?: Record<string, string | number | boolean>; problem?: string } {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  if (lines.length === 0) return {};
+  const match: Record<string, string | number | boolean> = {};
+  for (const line of lines) {
+    const at = line.indexOf('=');
+    if (at <= 0) return { problem: `"${line.slice(0, 40)}" is not key=value` };
+    const key = line.slice(0, at).trim();
+    const raw = line.slice(at + 1).trim();
+    if (raw === 'true' || raw === 'false') match[key] = raw === 'true';
+    else if (/^-?[0-9]+(\.[0-9]+)?$/.test(raw)) match[key] = Number(raw);
+    else if (/^".*"$/.test(raw)) match[key] = raw.slice(1, -1);
+    else match[key] = raw;
+  }
+  return { match };
+}
+
+function numberMessage(schema: { minimum?: number; maximum?: number; exclusiveMinimum?: number; maxLength?: number; maxProperties?: number }, value: unknown): string {
+  if (value === undefined || value === '') return 'required';
+  if (schema.maxProperties !== undefined) return `at most ${schema.maxProperties} lines`;
+  if (schema.maxLength !== undefined && typeof value === 'string' && value.length > schema.maxLength) return `at most ${schema.maxLength} characters`;
+  const low = schema.exclusiveMinimum !== undefined ? `more than ${schema.exclusiveMinimum}` : schema.minimum !== undefined ? `at least ${schema.minimum}` : '';
+  const high = schema.maximum !== undefined ? `at most ${schema.maximum}` : '';
+  return [low, high].filter(Boolean).join(' and ') || 'not a valid value';
+}
+
+/** A row with nothing typed (the kind and the campaign choice alone do not make a rule). */
+export const isBlank = (row: RuleRow) => RULE_FIELDS.every((f) => f === 'kind' || f === 'campaignId' || row[f] === '') && row.tiers.every(tierBlank);
+
+const WHOLE = /^[0-9]{1,9}$/;
+
+/**
+ * The rows as Rule objects (blank and removed rows and blank tiers skipped) and the problems found
+ * on the way, keyed `r<row>_<field>` and `r<row>_t<tier>_<field>`; `rowOf[i]` is the form row of
+ * rule i and `tierOf[i][j]` the form tier of its tier j (for the service's own problems).
+ */
+export function rowsToRules(rows: RuleRow[], removed: Set<number>, options: { group?: boolean } = {}): { rules: GroupRule[]; rowOf: number[]; tierOf: number[][]; errors: FormErrors } {
+  const rules: GroupRule[] = [];
+  const rowOf: number[] = [];
+  const tierOf: number[][] = [];
+  const errors: FormErrors = {};
+  const schema = options.group ? GroupRuleSchema : RuleSchema;
+  rows.forEach((row, i) => {
+    if (removed.has(i) || isBlank(row)) return;
+    const rule: Record<string, unknown> = { eventType: row.eventType, kind: row.kind };
+    if (options.group && row.campaignId !== '') rule.campaignId = row.campaignId;
+    const decimal = (text: string, key: string) => {
+      const n = Number(text);
+      if (Number.isFinite(n)) return n;
+      errors[key] = 'must be a number, e.g. 20 or 12.5';
+      return undefined;
+    };
+    if (row.percent !== '') rule.percent = decimal(row.percent, `r${i}_percent`);
+    if (row.amount !== '') rule.amount = row.amount;
+    for (const f of ['maxOccurrences', 'durationDays', 'periodDays'] as const) {
+      if (row[f] === '') continue;
+      if (WHOLE.test(row[f])) rule[f] = Number(row[f]);
+      else errors[`r${i}_${f}`] = 'must be a whole number';
+    }
+    const { match, problem } = parseMatch(row.match);
+    if (problem) errors[`r${i}_match`] = problem;
+    else if (match) rule.match = match;
+    const tiers: Record<string, unknown>[] = [];
+    const tierRows: number[] = [];
+    row.tiers.forEach((t, k) => {
+      if (tierBlank(t)) return;
+      const tier: Record<string, unknown> = {};
+      if (t.minRevenue !== '') tier.minRevenue = t.minRevenue;
+      if (t.minCustomers !== '') {
+        if (WHOLE.test(t.minCustomers)) tier.minCustomers = Number(t.minCustomers);
+        else errors[`r${i}_t${k}_minCustomers`] = 'must be a whole number';
+      }
+      if (t.percent !== '') tier.percent = decimal(t.percent, `r${i}_t${k}_percent`);
+      if (t.amount !== '') tier.amount = t.amount;
+      if (t.minRevenue === '' && t.minCustomers === '') errors[`r${i}_t${k}_minRevenue`] = 'give a revenue or a number of new customers (or both)';
+      tiers.push(tier);
+      tierRows.push(k);
+    });
+    if (tiers.length > 0) rule.tiers = tiers;
+    for (const e of Value.Errors(schema, rule)) {
+      const parts = e.path.split('/').slice(1);
+      let key: string;
+      if (parts[0] === 'tiers' && parts[1] !== undefined) {
+        const k = tierRows[Number(parts[1])] ?? 0;
+        const field = (TIER_FIELDS as readonly string[]).includes(parts[2] ?? '') ? parts[2] : 'minRevenue';
+        key = `r${i}_t${k}_${field}`;
+      } else {
+        const field = parts[0] ?? 'eventType';
+        key = `r${i}_${(RULE_FIELDS as readonly string[]).includes(field) ? field : 'eventType'}`;
+      }
+      if (key.endsWith('_amount') || key.endsWith('_minRevenue')) errors[key] ??= 'a decimal amount, e.g. 5 or 12.50';
+      else if (key === `r${i}_eventType` && (e.value === undefined || e.value === '')) errors[key] ??= 'choose an event type';
+      else errors[key] ??= numberMessage(e.schema as never, e.value);
+    }
+    rules.push(rule as GroupRule);
+    rowOf.push(i);
+    tierOf.push(tierRows);
+  });
+  return { rules, rowOf, tierOf, errors };
+}
+
+/**
+ * A refused create/update as messages beside the fields: `rules.<i>.<field>` -> `r<row>_<field>`,
+ * `rules.<i>.tiers.<j>[.<field>]` -> `r<row>_t<tier>_<field>`; `fields` are the form's own fields.
+ */
+export function serviceErrors(error: unknown, at: { rowOf: number[]; tierOf: number[][] }, fields: string[]): FormErrors | null {
+  if (!(error instanceof AppError) || error.status >= 500) return null;
+  const out: FormErrors = {};
+  const details = Array.isArray(error.details) ? (error.details as FieldProblem[]) : [];
+  for (const d of details) {
+    const tier = /^rules\.([0-9]+)\.tiers\.([0-9]+)(?:\.([A-Za-z]+))?/.exec(d.field);
+    const rule = /^rules\.([0-9]+)\.([A-Za-z]+)/.exec(d.field);
+    if (tier) {
+      const i = Number(tier[1]);
+      const k = at.tierOf[i]?.[Number(tier[2])] ?? 0;
+      out[`r${at.rowOf[i] ?? 0}_t${k}_${tier[3] ?? 'minRevenue'}`] ??= d.message;
+    } else if (rule) out[`r${at.rowOf[Number(rule[1])] ?? 0}_${rule[2]}`] ??= d.message;
+    else if (fields.includes(d.field)) out[d.field] ??= d.message;
+    else out._form ??= `${d.field}: ${d.message}`;
+  }
+  if (Object.keys(out).length === 0) out._form = error.message;
+  return out;
+}
+
+/** The rules the summary can describe: the valid rows, in order (rows with problems are left out). */
+export function summaryRules(rows: RuleRow[], errors: FormErrors | undefined, options: { group?: boolean } = {}): GroupRule[] {
+  const { rules, rowOf, errors: own } = rowsToRules(rows, new Set(), options);
+  const bad = (i: number) => Object.keys({ ...own, ...errors }).some((k) => k.startsWith(`r${i}_`));
+  const schema = options.group ? GroupRuleSchema : RuleSchema;
+  // a rule still missing what its kind needs (a flat rule without its amount) is not described yet
+  return rules.filter((_, n) => !bad(rowOf[n]!)).filter((r) => Value.Check(schema, r) && ruleProblems([r], 'rules').length === 0);
+}
+
+/** An event type as the picker names it. */
+export const eventLabel = (type: string) => (EVENT_WORDS[type] ? `${EVENT_WORDS[type].one[0]!.toUpperCase()}${EVENT_WORDS[type].one.slice(1)} (${type})` : type);
+
+/** The rules in words, with a warning on each rule that never pays because an earlier one matches first. */
+export function TermsSummary(props: { rules: Rule[]; terms: ReturnType<typeof describeTerms>; id: string; empty?: string; prefix?: (i: number) => string }) {
+  if (props.rules.length === 0) {
+    return (
+      <div id={props.id} class="terms" role="status">
+        <p safe>{props.empty ?? 'No rules: this campaign pays no commissions. Add a rule to pay partners.'}</p>
+      </div>
+    );
+  }
+  return (
+    <div id={props.id} class="terms" role="status">
+      <ol class="terms-rules">
+        {props.terms.rules.map((text, i) => (
+          <li data-rule={String(i)}>
+            <span safe>{`${props.prefix?.(i) ?? ''}${text[0]!.toUpperCase()}${text.slice(1)}.`}</span>
+            {props.terms.shadowed.includes(i) && (
+              <p class="warn" safe>
+                {`Never pays: an earlier rule for the same event (${eventLabel(props.rules[i]!.eventType)}) always matches first. Move this rule up or remove it.`}
+              </p>
+            )}
+          </li>
+        ))}
+      </ol>
+      <p class="hint" safe>
+        {`${props.terms.holdback} The first rule that matches an event pays.`}
+      </p>
+    </div>
+  );
+}
+
+/** Everything a rule row needs besides its values. */
+export type RowContext = {
+  errors: FormErrors;
+  eventTypes: string[];
+  currency: string;
+  /** Group rules: the campaigns a rule may be limited to ("every campaign" when none is chosen). */
+  campaigns?: { id: string; name: string }[];
+};
+
+/** The editor's rows plus one empty row, the row count, and the template the script clones. */
+export function RuleRows(props: RowContext & { rows: RuleRow[] }) {
+  // every rule row, plus one empty row for a new rule
+  const rows = props.rows.length === 0 || !isBlank(props.rows[props.rows.length - 1]!) ? [...props.rows, blankRow()] : props.rows;
+  return (
+    <>
+      <input type="hidden" name="ruleCount" value={String(rows.length)} data-rule-count />
+      <div class="rules" id="rules" data-rules>
+        {rows.map((row, i) => (
+          <RuleRowView i={String(i)} n={i + 1} row={row} {...props} saved={i < props.rows.length} />
+        ))}
+      </div>
+      <template id="rule-template">
+        <RuleRowView i="__i__" n={0} row={blankRow()} {...props} errors={{}} saved />
+      </template>
+    </>
+  );
+}
+
+/** One rule as a sentence: "On [event] pay [20] % of the value, for the first [12] per customer, within [365] days". */
+function RuleRowView(props: RowContext & { i: string; n: number; row: RuleRow; saved: boolean }) {
+  const { i, row, errors } = props;
+  const key = (f: string) => `r${i}_${f}`;
+  const known = props.eventTypes.includes(row.eventType);
+  const pick = row.eventType === '' ? '' : known ? row.eventType : OTHER;
+  const problems = Object.keys(errors).filter((k) => k.startsWith(`r${i}_`));
+  const described = (f: string) => (errors[key(f)] ? `f-${key(f)}-error` : undefined);
+  const invalid = (f: string) => (errors[key(f)] ? 'true' : undefined);
+  const input = (f: string, label: string, extra: { placeholder?: string; numeric?: boolean; cls?: string } = {}) => (
+    <>
+      <label class="vh" for={`f-${key(f)}`} safe>
+        {label}
+      </label>
+      <input
+        id={`f-${key(f)}`}
+        name={key(f)}
+        value={(row as unknown as Record<string, string>)[f] ?? ''}
+        inputmode={extra.numeric ? 'numeric' : 'decimal'}
+        class={extra.cls ?? 'short'}
+        placeholder={extra.placeholder}
+        autocomplete="off"
+        aria-invalid={invalid(f)}
+        aria-describedby={described(f)}
+      />
+    </>
+  );
+  // the saved tiers plus one empty tier row to add another
+  const tiers = [...row.tiers.filter((t) => !tierBlank(t)), blankTier()].slice(0, MAX_TIERS);
+  const tiersOpen = row.tiers.some((t) => !tierBlank(t)) || row.periodDays !== '' || problems.some((k) => /_t[0-9]+_|_periodDays$/.test(k));
+  return (
+    <fieldset class={problems.length ? 'rule has-error' : 'rule'} data-rule-row={i}>
+      <legend data-rule-legend>{props.n > 0 ? `Rule ${props.n}` : 'New rule'}</legend>
+      {!!props.campaigns && (
+        <div class="rule-sentence">
+          <span class="word">In</span>
+          <span class="slot">
+            <label class="vh" for={`f-${key('campaignId')}`}>
+              Campaign
+            </label>
+            <select id={`f-${key('campaignId')}`} name={key('campaignId')} aria-invalid={invalid('campaignId')} aria-describedby={described('campaignId')}>
+              <option value="" selected={row.campaignId === ''}>
+                every campaign
+              </option>
+              {props.campaigns.map((c) => (
+                <option value={c.id} selected={row.campaignId === c.id} safe>
+                  {c.name}
+                </option>
+              ))}
+              {row.campaignId !== '' && !props.campaigns.some((c) => c.id === row.campaignId) && (
+                <option value={row.campaignId} selected safe>
+                  {row.campaignId}
+                </option>
+              )}
+            </select>
+          </span>
+        </div>
+      )}
+      <div class="rule-sentence">
+        <span class="word">On</span>
+        <span class="slot">
+          <label class="vh" for={`f-${key('eventPick')}`}>
+            Event type
+          </label>
+          <select id={`f-${key('eventPick')}`} name={key('eventPick')} data-event-pick aria-invalid={invalid('eventType')} aria-describedby={described('eventType')}>
+            <option value="" selected={pick === ''}>
+              Choose an event…
+            </option>
+            {props.eventTypes.map((type) => (
+              <option value={type} selected={pick === type} safe>
+                {eventLabel(type)}
+              </option>
+            ))}
+            <option value={OTHER} selected={pick === OTHER}>
+              Other (custom name)…
+            </option>
+          </select>
+        </span>
+        <span class="slot" data-event-other>
+          <label for={`f-${key('eventType')}`} class="inline-label">
+            custom name
+          </label>
+          <input
+            id={`f-${key('eventType')}`}
+            name={key('eventType')}
+            value={pick === OTHER ? row.eventType : ''}
+            autocomplete="off"
+            class="event-name"
+            aria-invalid={invalid('eventType')}
+            aria-describedby={described('eventType')}
+          />
+        </span>
+        <span class="word">pay</span>
+        <span class="slot">
+          <label class="vh" for={`f-${key('kind')}`}>
+            Kind
+          </label>
+          <select id={`f-${key('kind')}`} name={key('kind')} data-kind aria-invalid={invalid('kind')} aria-describedby={described('kind')}>
+            <option value="percent" selected={row.kind !== 'flat'}>
+              a percent of the value
+            </option>
+            <option value="flat" selected={row.kind === 'flat'}>
+              a flat amount
+            </option>
+          </select>
+        </span>
+        <span class="slot" data-kind-field="percent">
+          {input('percent', 'Percent')}
+          <span class="unit">%</span>
+        </span>
+        <span class="slot" data-kind-field="flat">
+          {input('amount', 'Amount')}
+          <span class="unit" safe>
+            {props.currency}
+          </span>
+        </span>
+      </div>
+      <p class="hint no-script-hint">Percent is read for percent rules only, the amount for flat rules only; the other is ignored.</p>
+      <div class="rule-sentence">
+        <span class="word">for the first</span>
+        <span class="slot">{input('maxOccurrences', 'Max occurrences per customer', { placeholder: 'any', numeric: true })}</span>
+        <span class="word">per customer, within</span>
+        <span class="slot">{input('durationDays', 'Duration in days', { placeholder: 'any', numeric: true })}</span>
+        <span class="word">days of the first conversion</span>
+      </div>
+      <p class="hint">Empty: no limit.</p>
+      <details class="rule-match" open={row.match !== '' || !!errors[key('match')]}>
+        <summary>Only when the event's metadata matches</summary>
+        <div class={errors[key('match')] ? 'field invalid' : 'field'}>
+          <label for={`f-${key('match')}`}>Metadata match</label>
+          <small id={`f-${key('match')}-hint`}>One key=value per line; all must hold. true/false and numbers match as such, "quoted" as text.</small>
+          <textarea
+            id={`f-${key('match')}`}
+            name={key('match')}
+            rows="2"
+            aria-invalid={invalid('match')}
+            aria-describedby={`f-${key('match')}-hint${errors[key('match')] ? ` f-${key('match')}-error` : ''}`}
+            safe
+          >
+            {row.match}
+          </textarea>
+        </div>
+      </details>
+      <details class="rule-match rule-tiers" open={tiersOpen} data-tiers>
+        <summary>Tiers: pay more as the partner sells more</summary>
+        <p class="hint">
+          The partner's attributed revenue (or new referred customers) in the campaign over the period before each event picks the highest tier reached; below
+          every tier the rule's own value pays. A tier with both thresholds needs both.
+        </p>
+        <div class="rule-sentence">
+          <span class="word">Measure over the last</span>
+          <span class="slot">{input('periodDays', 'Tier period in days', { placeholder: String(DEFAULT_PERIOD_DAYS), numeric: true })}</span>
+          <span class="word">days</span>
+        </div>
+        <input type="hidden" name={key('tierCount')} value={String(tiers.length)} />
+        <ol class="tier-rows">
+          {tiers.map((tier, k) => {
+            const t = (f: string) => `t${k}_${f}`;
+            const tierInput = (f: string, label: string, numeric = false) => (
+              <>
+                <label class="vh" for={`f-${key(t(f))}`} safe>
+                  {`Tier ${k + 1} ${label}`}
+                </label>
+                <input
+                  id={`f-${key(t(f))}`}
+                  name={key(t(f))}
+                  value={tier[f as keyof TierRow]}
+                  inputmode={numeric ? 'numeric' : 'decimal'}
+                  class="short"
+                  autocomplete="off"
+                  aria-invalid={invalid(t(f))}
+                  aria-describedby={described(t(f))}
+                />
+              </>
+            );
+            return (
+              <li class="rule-sentence tier-row" data-tier-row={String(k)}>
+                <span class="word">From</span>
+                <span class="slot">
+                  {tierInput('minRevenue', 'minimum revenue')}
+                  <span class="unit" safe>
+                    {`${props.currency} revenue`}
+                  </span>
+                </span>
+                <span class="word">and/or</span>
+                <span class="slot">
+                  {tierInput('minCustomers', 'minimum new customers', true)}
+                  <span class="unit">new customers, pay</span>
+                </span>
+                <span class="slot" data-tier-kind="percent">
+                  {tierInput('percent', 'percent')}
+                  <span class="unit">%</span>
+                </span>
+                <span class="slot" data-tier-kind="flat">
+                  {tierInput('amount', 'amount')}
+                  <span class="unit" safe>
+                    {props.currency}
+                  </span>
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+        <p class="hint">An empty tier row is skipped; after a preview or a save the rule shows a new empty row for the next tier.</p>
+      </details>
+      {problems.length > 0 && (
+        <ul class="rule-errors">
+          {problems.map((k) => (
+            <li>
+              <strong safe>{fieldName(k.slice(`r${i}_`.length))}</strong>
+              {': '}
+              <span class="error" id={`f-${k}-error`} safe>
+                {errors[k]}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="rule-remove">
+        {props.saved && (
+          <label class="check" data-remove-check>
+            <input type="checkbox" name={key('remove')} /> Remove this rule
+          </label>
+        )}
+        <button type="button" class="link" data-remove-rule hidden>
+          Remove this rule
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+const FIELD_NAMES: Record<string, string> = {
+  eventType: 'Event type',
+  kind: 'Kind',
+  percent: 'Percent',
+  amount: 'Amount',
+  maxOccurrences: 'For the first',
+  durationDays: 'Within days',
+  match: 'Metadata match',
+  periodDays: 'Tier period',
+  campaignId: 'Campaign',
+  minRevenue: 'revenue',
+  minCustomers: 'new customers',
+};
+
+/** `percent` -> "Percent", `t1_minRevenue` -> "Tier 2 revenue". */
+function fieldName(field: string): string {
+  const tier = /^t([0-9]+)_(.+)$/.exec(field);
+  if (tier) return `Tier ${Number(tier[1]) + 1} ${(FIELD_NAMES[tier[2]!] ?? tier[2]!).toLowerCase()}`;
+  return FIELD_NAMES[field] ?? field;
+}
