@@ -100,7 +100,8 @@ export async function previewRules(sql: Sql, input: { campaignId: string; rules:
   const prior = await priorOccurrences(sql, touches, picks, campaign.id, since, now);
   const counting = prior !== null;
 
-  // each distinct picked rule read once (percent, amounts, tier thresholds), not once per event
+  // each pick's rule read once (percent, amounts, tier thresholds): once per (partner, campaign,
+  // event type) when no rule matches on metadata, else once per touch as before
   const compiled = new Map<NonNullable<Pick>, CompiledRule>();
   const compiledOf = (pick: NonNullable<Pick>, currency: string) =>
     compiled.get(pick) ?? compiled.set(pick, compileRule(pick.rule, currency)).get(pick)!;
