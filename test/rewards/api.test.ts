@@ -179,3 +179,44 @@ describe('rule preview', () => {
     expect((await svc.api('POST', `/v1/campaigns/${previewCampaign}/preview`, { key: reader, body: { rules: [], days: 5 } })).status).toBe(403);
   });
 });
+
+// The preview of the rules a campaign already has must answer what those rules accrued, partner by
+// partner, whatever the rules use: tiers measured over the same sales, metadata matches, occurrence
+// limits, multi-touch splits (linear) and recruiter overrides.
+describe('rule preview of the live rules equals what they accrued', () => {
+  const cases: [string, unknown[]][] = [
+    ['tiers by customers and revenue', [{ ...pct, tiers: [{ minCustomers: 2, percent: 20 }, { minRevenue: '150', percent: 15 }] }]],
+    ['metadata match before the catch-all', [{ ...pct, percent: 20, match: { plan: 'pro' } }, { ...pct, percent: 5 }]],
+    ['flat with maxOccurrences 1', [{ eventType: 'invoice_paid', kind: 'flat', amount: '3.33', maxOccurrences: 1 }]],
+    ['flat tiers by revenue', [{ eventType: 'invoice_paid', kind: 'flat', amount: '1', tiers: [{ minRevenue: '100', amount: '2.5' }] }]],
+  ];
+
+  beforeAll(() => fx.settings(svc.sql, { model: 'linear' }));
+  afterAll(() => fx.settings(svc.sql, { model: 'last_click' }));
+
+  for (const [label, rules] of cases) {
+    test(label, async () => {
+      const campaign = await fx.campaign(svc.sql, { rules: rules as never });
+      expect((await svc.api('PATCH', `/v1/campaigns/${campaign}`, { body: { recruiterPercent: 10 } })).status).toBe(200);
+      const [alice, bob, carol] = [await fx.partner(svc.sql), await fx.partner(svc.sql), await fx.partner(svc.sql)];
+      expect((await svc.api('PATCH', `/v1/partners/${bob}`, { body: { referredBy: alice } })).status).toBe(200);
+      // one partner, two partners (halves), three touches of two partners (thirds); each user buys twice
+      for (const touches of [[alice], [bob], [alice, bob], [bob, carol, bob], [carol]]) {
+        const { userId } = await fx.referredUser(svc.sql, touches.map((partnerId) => ({ partnerId, campaignId: campaign })));
+        for (const [value, plan] of [[100, 'pro'], [33.33, 'basic']] as const) {
+          const res = await svc.api('POST', '/attribution/events', { body: { userId, type: 'invoice_paid', value, currency: 'USD', metadata: { plan } } });
+          expect(res.status).toBe(201);
+        }
+      }
+      const res = await svc.api('POST', `/v1/campaigns/${campaign}/preview`, { body: { rules, days: 30 } });
+      expect(res.status).toBe(200);
+      const rows = await svc.sql`select partner_id, sum(amount)::bigint as amount from commissions where campaign_id = ${campaign} group by 1`;
+      const accrued = Object.fromEntries(rows.map((r) => [r.partner_id, r.amount]));
+      expect(res.body.partners.map((p: any) => p.partnerId).sort()).toEqual([alice, bob, carol].sort());
+      for (const p of res.body.partners) {
+        expect(p.preview.replace('.', '')).toBe(String(accrued[p.partnerId]));
+        expect(p).toMatchObject({ current: p.preview, difference: '0.00' });
+      }
+    });
+  }
+});

@@ -1,6 +1,6 @@
 // The commission rules engine: which rule applies to an event, and what it pays at full weight.
 // Pure: the caller loads the rules, the prior occurrence count and the referral's start.
-import { EXPONENTS, fraction, isKnownCurrency, percentShare, percentUnits, scaleDecimal, type Fraction } from '../../lib/money';
+import { EXPONENTS, fraction, isKnownCurrency, PERCENT_SCALE, percentUnits, scaleDecimal, type Fraction } from '../../lib/money';
 import { DAY } from '../../lib/time';
 import type { Rule, Tier } from '../campaigns/rules';
 
@@ -55,25 +55,42 @@ export function evaluateRules(input: {
 /** A partner's trailing period in a campaign: attributed revenue (minor units of the campaign currency) and new customers. */
 export type TierMeasure = { revenue: bigint; customers: number };
 
+/** The denominator of a percent share: percent units are scaled by 10^4, and a percent is per 100. */
+const PERCENT_DENOMINATOR = 100n * 10n ** BigInt(PERCENT_SCALE);
+
 /**
  * The tier a measure reaches: every threshold a tier names must be met; of the tiers reached, the
  * one paying the most (ties: the first listed). null: none reached (the rule's own value applies).
  * Thresholds that cannot be read (a stored rule gone bad) are never reached.
  */
 export function reachedTier(rule: Rule, measure: TierMeasure, currency: string): { tier: Tier; index: number } | null {
+  const reached = pickTier(compileTiers(rule, currency), measure);
+  return reached && { tier: reached.tier, index: reached.index };
+}
+
+/** A tier with its thresholds and value read once (null: unreadable, never reached). */
+type ReadTier = { tier: Tier; index: number; minRevenue: bigint | null | undefined; pays: bigint | null; payout: Payout };
+
+function compileTiers(rule: Rule, currency: string): ReadTier[] {
   const exponent = EXPONENTS[currency] ?? 2;
-  let best: { tier: Tier; index: number; pays: bigint } | null = null;
-  (rule.tiers ?? []).forEach((tier, index) => {
-    if (tier.minRevenue !== undefined) {
-      const min = scaleDecimal(tier.minRevenue, exponent, 'round');
-      if (min === null || measure.revenue < min) return;
-    }
-    if (tier.minCustomers !== undefined && measure.customers < tier.minCustomers) return;
-    const pays = tierValue(rule, tier, exponent);
-    if (pays === null) return;
-    if (!best || pays > best.pays) best = { tier, index, pays };
-  });
-  return best ? { tier: (best as { tier: Tier }).tier, index: (best as { index: number }).index } : null;
+  return (rule.tiers ?? []).map((tier, index) => ({
+    tier,
+    index,
+    minRevenue: tier.minRevenue === undefined ? undefined : scaleDecimal(tier.minRevenue, exponent, 'round'),
+    pays: tierValue(rule, tier, exponent),
+    payout: payoutOf(rule.kind === 'percent' ? { ...rule, percent: tier.percent } : { ...rule, amount: tier.amount }, currency),
+  }));
+}
+
+function pickTier(tiers: readonly ReadTier[], measure: TierMeasure): ReadTier | null {
+  let best: ReadTier | null = null;
+  for (const t of tiers) {
+    if (t.minRevenue !== undefined && (t.minRevenue === null || measure.revenue < t.minRevenue)) continue;
+    if (t.tier.minCustomers !== undefined && measure.customers < t.tier.minCustomers) continue;
+    if (t.pays === null) continue;
+    if (!best || t.pays > best.pays!) best = t;
+  }
+  return best;
 }
 
 /** A tier's percent (scaled by 10^4) or amount (minor units), comparable within one rule. */
@@ -86,6 +103,69 @@ function tierValue(rule: Rule, tier: Tier, exponent: number): bigint | null {
   }
 }
 
+/** What a rule pays per event, read once: percent units of the event amount, or minor units of the campaign currency. */
+type Payout = { kind: 'percent'; units: bigint } | { kind: 'flat'; minor: bigint } | { kind: 'invalid' };
+
+// rules are validated when saved; a stored rule that still makes no sense pays nothing rather than failing the event
+function payoutOf(rule: Rule, campaignCurrency: string): Payout {
+  if (rule.kind === 'percent') {
+    if (typeof rule.percent !== 'number' || !(rule.percent > 0 && rule.percent <= 100)) return { kind: 'invalid' };
+    return { kind: 'percent', units: percentUnits(rule.percent) };
+  }
+  if (rule.kind === 'flat') {
+    // flat amounts are stored as decimal text; more decimals than the currency has are rounded half-even
+    if (!isKnownCurrency(campaignCurrency) || typeof rule.amount !== 'string') return { kind: 'invalid' };
+    const minor = scaleDecimal(rule.amount, EXPONENTS[campaignCurrency]!, 'round');
+    return minor === null || minor < 0n ? { kind: 'invalid' } : { kind: 'flat', minor };
+  }
+  return { kind: 'invalid' };
+}
+
+/**
+ * A rule with its decimals (percent, amount, tier thresholds) read once, for evaluating it on
+ * many events: the rule preview replays thousands with the same few rules.
+ */
+export type CompiledRule = { rule: Rule; campaignCurrency: string; payout: Payout; tiers: ReadTier[]; durationMs: number | null };
+
+export function compileRule(rule: Rule, campaignCurrency: string): CompiledRule {
+  return {
+    rule,
+    campaignCurrency,
+    payout: payoutOf(rule, campaignCurrency),
+    tiers: rule.tiers && rule.tiers.length > 0 ? compileTiers(rule, campaignCurrency) : [],
+    durationMs: rule.durationDays === undefined ? null : rule.durationDays * DAY,
+  };
+}
+
+/**
+ * evaluateRule on a compiled rule, with times in epoch milliseconds. The share is `num / den`
+ * minor units, not reduced (the caller multiplies and rounds once; reducing every event costs more
+ * than it saves).
+ */
+export function evaluateCompiled(
+  compiled: CompiledRule,
+  input: { amount: bigint | null; currency: string | null; occurredAt: number; referralStartedAt: number; priorOccurrences: number; measure?: TierMeasure },
+): { pays: true; rule: Rule; num: bigint; den: bigint; currency: string } | { pays: false; rule: Rule; reason: NoCommission } {
+  let rule = compiled.rule;
+  let payout = compiled.payout;
+  if (compiled.tiers.length > 0 && input.measure) {
+    const reached = pickTier(compiled.tiers, input.measure);
+    if (reached) {
+      rule = rule.kind === 'percent' ? { ...rule, percent: reached.tier.percent } : { ...rule, amount: reached.tier.amount };
+      payout = reached.payout;
+    }
+  }
+  if (rule.maxOccurrences !== undefined && input.priorOccurrences >= rule.maxOccurrences) return { pays: false, rule, reason: 'max_occurrences' };
+  if (compiled.durationMs !== null && input.occurredAt - input.referralStartedAt > compiled.durationMs) return { pays: false, rule, reason: 'duration' };
+  if (payout.kind === 'invalid') return { pays: false, rule, reason: 'invalid_rule' };
+  if (payout.kind === 'percent') {
+    if (input.amount === null || input.currency === null) return { pays: false, rule, reason: 'no_amount' };
+    const num = input.amount * payout.units;
+    return num === 0n ? { pays: false, rule, reason: 'zero' } : { pays: true, rule, num, den: PERCENT_DENOMINATOR, currency: input.currency };
+  }
+  return payout.minor === 0n ? { pays: false, rule, reason: 'zero' } : { pays: true, rule, num: payout.minor, den: 1n, currency: compiled.campaignCurrency };
+}
+
 /** evaluateRules for a rule already chosen (by the precedence of DESIGN.md "Rewards beyond one rule list"). */
 export function evaluateRule(input: {
   rule: Rule;
@@ -96,38 +176,14 @@ export function evaluateRule(input: {
   /** Needed when the rule has tiers; without it the rule's own value applies. */
   measure?: TierMeasure;
 }): RuleOutcome {
-  const { event } = input;
-  let rule = input.rule;
-  if (rule.tiers && rule.tiers.length > 0 && input.measure) {
-    const reached = reachedTier(rule, input.measure, input.campaignCurrency);
-    if (reached) {
-      rule = rule.kind === 'percent' ? { ...rule, percent: reached.tier.percent } : { ...rule, amount: reached.tier.amount };
-    }
-  }
-  if (rule.maxOccurrences !== undefined && input.priorOccurrences >= rule.maxOccurrences) {
-    return { pays: false, rule, reason: 'max_occurrences' };
-  }
-  if (rule.durationDays !== undefined && event.occurredAt.getTime() - input.referralStartedAt.getTime() > rule.durationDays * DAY) {
-    return { pays: false, rule, reason: 'duration' };
-  }
-  let share: Fraction;
-  let currency: string;
-  // rules are validated when saved; a stored rule that still makes no sense pays nothing rather than failing the event
-  if (rule.kind === 'percent') {
-    if (typeof rule.percent !== 'number' || !(rule.percent > 0 && rule.percent <= 100)) return { pays: false, rule, reason: 'invalid_rule' };
-    if (event.amount === null || event.currency === null) return { pays: false, rule, reason: 'no_amount' };
-    share = percentShare(event.amount, rule.percent);
-    currency = event.currency;
-  } else if (rule.kind === 'flat') {
-    // flat amounts are stored as decimal text; more decimals than the currency has are rounded half-even
-    if (!isKnownCurrency(input.campaignCurrency) || typeof rule.amount !== 'string') return { pays: false, rule, reason: 'invalid_rule' };
-    const minor = scaleDecimal(rule.amount, EXPONENTS[input.campaignCurrency]!, 'round');
-    if (minor === null || minor < 0n) return { pays: false, rule, reason: 'invalid_rule' };
-    share = fraction(minor, 1);
-    currency = input.campaignCurrency;
-  } else {
-    return { pays: false, rule, reason: 'invalid_rule' };
-  }
-  if (share.num === 0n) return { pays: false, rule, reason: 'zero' };
-  return { pays: true, rule, share, currency };
+  const outcome = evaluateCompiled(compileRule(input.rule, input.campaignCurrency), {
+    amount: input.event.amount,
+    currency: input.event.currency,
+    occurredAt: input.event.occurredAt.getTime(),
+    referralStartedAt: input.referralStartedAt.getTime(),
+    priorOccurrences: input.priorOccurrences,
+    measure: input.measure,
+  });
+  if (!outcome.pays) return outcome;
+  return { pays: true, rule: outcome.rule, share: fraction(outcome.num, outcome.den), currency: outcome.currency };
 }
