@@ -8,6 +8,7 @@ import { conflict, notFound } from '../lib/errors';
 import { sendQuietly } from '../mail';
 import { enqueueEmail } from '../mail/outbox';
 import { inviteEmail } from '../mail/templates';
+import { loadBrand } from '../mail/brand';
 import { issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
 import { findPartner, type Partner } from '../modules/partners/service';
 
@@ -38,7 +39,7 @@ export async function approveApplication(ctx: AppContext, id: string): Promise<P
     const invite = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: id });
     return { partner, token: invite.token };
   });
-  await sendQuietly(ctx.mailer, ctx.log, inviteEmail({ to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, token) }));
+  await sendQuietly(ctx.mailer, ctx.log, inviteEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, token) }));
   return partner;
 }
 

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { conflict, notFound } from '../lib/errors';
 import { sendQuietly } from '../mail';
 import { reinstatedEmail, revokedEmail } from '../mail/templates';
+import { loadBrand } from '../mail/brand';
 import { revokePartnerKeys } from '../modules/auth/keys';
 import { endPartnerSessions } from '../modules/auth/sessions';
 import { invalidateLinkCache } from '../modules/links/runtime';
@@ -33,7 +34,7 @@ export async function revokePartner(
   });
   // share links of a revoked partner stop recording clicks at once (NOTIFY tells other replicas)
   if (first) invalidateLinkCache(ctx, { all: true });
-  if (first) await sendQuietly(ctx.mailer, ctx.log, revokedEmail({ to: partner.email, name: partner.name, reason }));
+  if (first) await sendQuietly(ctx.mailer, ctx.log, revokedEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name, reason }));
   return partner;
 }
 
@@ -46,6 +47,6 @@ export async function reinstatePartner(ctx: AppContext, id: string): Promise<Par
     return (await findPartner(tx, id))!;
   });
   invalidateLinkCache(ctx, { all: true });
-  await sendQuietly(ctx.mailer, ctx.log, reinstatedEmail({ to: partner.email, name: partner.name }));
+  await sendQuietly(ctx.mailer, ctx.log, reinstatedEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name }));
   return partner;
 }

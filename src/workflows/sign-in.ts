@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../lib/errors';
 import { sendQuietly } from '../mail';
 import { revokedEmail, signInEmail } from '../mail/templates';
+import { loadBrand } from '../mail/brand';
 import { consumeMagicLink, issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
 import { createSession } from '../modules/auth/sessions';
 import { recordSignInNetwork } from '../modules/fraud/service';
@@ -23,7 +24,7 @@ export async function requestMagicLink(ctx: AppContext, rawEmail: string): Promi
   const email = rawEmail.trim().toLowerCase();
   if (ctx.config.adminEmails.includes(email)) {
     const link = await issueMagicLink(ctx.sql, { purpose: 'admin', email });
-    await sendQuietly(ctx.mailer, ctx.log, signInEmail({ to: email, link: magicLinkUrl(ctx.config.baseUrl, link.token) }));
+    await sendQuietly(ctx.mailer, ctx.log, signInEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: email, link: magicLinkUrl(ctx.config.baseUrl, link.token) }));
     return;
   }
   const partner = await findPartnerByEmail(ctx.sql, email);
@@ -31,11 +32,11 @@ export async function requestMagicLink(ctx: AppContext, rawEmail: string): Promi
   // an application waiting for review, or declined: no link, and the same answer as for a stranger
   if (partner.status === 'applied' || partner.status === 'declined') return;
   if (partner.status === 'revoked') {
-    await sendQuietly(ctx.mailer, ctx.log, revokedEmail({ to: email, name: partner.name, reason: partner.revokeReason }));
+    await sendQuietly(ctx.mailer, ctx.log, revokedEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: email, name: partner.name, reason: partner.revokeReason }));
     return;
   }
   const link = await issueMagicLink(ctx.sql, { purpose: 'signin', email, partnerId: partner.id });
-  await sendQuietly(ctx.mailer, ctx.log, signInEmail({ to: email, link: magicLinkUrl(ctx.config.baseUrl, link.token) }));
+  await sendQuietly(ctx.mailer, ctx.log, signInEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: email, link: magicLinkUrl(ctx.config.baseUrl, link.token) }));
 }
 
 export type MagicOutcome =

@@ -132,6 +132,37 @@ describe('partner emails', () => {
   });
 });
 
+describe('emails sent at once carry the branding too', () => {
+  test('invite, sign-in link, suspension and reinstatement: the program name, logo and colour; the link alone on its line', async () => {
+    const created = await svc.api('POST', '/partners', { body: { email: 'bea@example.com', name: 'Bea' } });
+    expect(created.status).toBe(201);
+    const invite = await svc.mail.waitFor('bea@example.com', (m) => m.subject.startsWith('You are invited'));
+    expect(invite.subject).toBe('You are invited to Acme <Partners> & Co');
+    expect(invite.text).toContain('Hi Bea,');
+    expect(invite.text).toMatch(/\nhttps?:\/\/\S+\/auth\/magic\?token=\S+\n/);
+    expectBranded(invite);
+    // no unsubscribe: an invite is not a kind a partner turns off
+    expect(headerOf(invite, 'list-unsubscribe')).toBe('');
+
+    expect((await svc.api('POST', '/auth/magic-link', { body: { email: 'bea@example.com' } })).status).toBeLessThan(300);
+    const signIn = await svc.mail.waitFor('bea@example.com', (m) => m.subject.startsWith('Your sign-in link'));
+    expect(signIn.subject).toBe('Your sign-in link for Acme <Partners> & Co');
+    expectBranded(signIn);
+
+    expect((await svc.api('POST', `/partners/${created.body.id}/revoke`, { body: { reason: 'fake <b>traffic</b>' } })).status).toBe(200);
+    const revoked = await svc.mail.waitFor('bea@example.com', (m) => m.subject.includes('suspended'));
+    expect(revoked.subject).toBe('Your Acme <Partners> & Co account has been suspended');
+    expect(revoked.text).toContain('Reason given: fake <b>traffic</b>');
+    expect(String(revoked.raw.html)).not.toContain('<b>traffic</b>');
+    expectBranded(revoked);
+
+    expect((await svc.api('POST', `/partners/${created.body.id}/reinstate`)).status).toBe(200);
+    const back = await svc.mail.waitFor('bea@example.com', (m) => m.subject.includes('reinstated'));
+    expect(back.subject).toBe('Your Acme <Partners> & Co account has been reinstated');
+    expectBranded(back);
+  });
+});
+
 describe('the partner decides', () => {
   test('GET /partners/:id shows every switch on by default; the partner turns one off with its own key', async () => {
     const before = await svc.api('GET', `/v1/partners/${alice}`, { key: aliceKey });

@@ -10,6 +10,7 @@ import { iso } from '../../lib/time';
 import { sendQuietly } from '../../mail';
 import { notifyAdminsOfSignup } from '../../mail/notify';
 import { inviteEmail } from '../../mail/templates';
+import { loadBrand } from '../../mail/brand';
 import { NOTIFICATION_KINDS, type Notifications } from '../../mail/template';
 import { issueMagicLink, magicLinkUrl } from '../auth/magic';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
@@ -265,7 +266,7 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
     return { partner, invite };
   });
   if (invite) {
-    await sendQuietly(ctx.mailer, ctx.log, inviteEmail({ to: email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
+    await sendQuietly(ctx.mailer, ctx.log, inviteEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
   }
   return { ...partner, invited: sendInvite };
 }
@@ -375,7 +376,7 @@ export async function reinvitePartner(ctx: AppContext, id: string): Promise<{ ok
     const invite = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: id });
     return { partner, invite };
   });
-  await sendQuietly(ctx.mailer, ctx.log, inviteEmail({ to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
+  await sendQuietly(ctx.mailer, ctx.log, inviteEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
   return { ok: true, expiresAt: invite.expiresAt.toISOString() };
 }
 
