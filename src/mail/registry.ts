@@ -3,11 +3,14 @@ import { adminTemplates } from './admin-templates';
 import { applicationTemplates } from './application-templates';
 import { partnerTemplates } from './partner-templates';
 import type { EmailTemplate } from './template';
+import { accountTemplates } from './templates';
 
 export const TEMPLATES: Record<string, EmailTemplate> = {
   ...partnerTemplates,
   ...adminTemplates,
   ...applicationTemplates,
+  // sent at once, not through the outbox; here for the previews
+  ...accountTemplates,
 };
 
 export function templateOf(name: string): EmailTemplate | undefined {
