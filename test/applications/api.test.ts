@@ -321,6 +321,23 @@ describe('signing in before approval', () => {
     expect((await svc.api('GET', `/v1/partners/${id}`)).body.status).toBe('applied');
   });
 
+  test('no share link can be made for an application or a declined partner', async () => {
+    const campaign = await svc.api('POST', '/v1/campaigns', { body: { name: 'Links', destinationUrl: 'https://shop.example/', currency: 'USD', rules: [] } });
+    expect(campaign.status).toBe(201);
+    const waiting = await apply('linkless@example.com', 'Linkless');
+    const declined = await apply('declined-links@example.com', 'Declined');
+    expect((await svc.api('POST', `/v1/partners/${declined}/decline`, { body: { reason: 'Not a fit' } })).status).toBe(200);
+    for (const [id, message] of [
+      [waiting, /waiting for review/],
+      [declined, /declined/],
+    ] as const) {
+      const res = await svc.api('POST', '/v1/links', { body: { partnerId: id, campaignId: campaign.body.id } });
+      expect(res.status).toBe(409);
+      expect(res.body.message).toMatch(message);
+      expect(await svc.sql`select id from links where partner_id = ${id}`).toHaveLength(0);
+    }
+  });
+
   test('no API key can be made for an application', async () => {
     const id = await apply('keyless@example.com', 'Keyless');
     const res = await svc.api('POST', `/v1/partners/${id}/api-keys`, { body: { name: 'k' } });

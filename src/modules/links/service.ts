@@ -86,10 +86,15 @@ export async function createLink(
     if (problem) throw invalidField('destinationUrl', problem);
   }
   const [partner] = isId('partner', input.partnerId)
-    ? await sql<{ id: string; revoked_at: Date | null }[]>`select id, revoked_at from partners where id = ${input.partnerId}`
+    ? await sql<{ id: string; revoked_at: Date | null; waiting: boolean; declined: boolean }[]>`
+        select id, revoked_at, (applied_at is not null and approved_at is null and declined_at is null) as waiting, declined_at is not null as declined
+        from partners where id = ${input.partnerId}`
     : [];
   if (!partner) throw notFound('partner');
   if (partner.revoked_at) throw forbidden('the partner is revoked and cannot create links');
+  // an application is not a partner yet: nothing of it can be promoted before an admin approves it
+  if (partner.waiting) throw conflict('the partner is an application waiting for review; approve it before creating links');
+  if (partner.declined) throw conflict('the partner\'s application was declined; it cannot have links');
   const campaign = await findCampaign(sql, input.campaignId);
   if (!campaign) throw notFound('campaign');
   if (campaign.archivedAt) throw conflict('the campaign is archived; unarchive it to create links');
