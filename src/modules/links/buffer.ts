@@ -211,10 +211,11 @@ export class ClickBuffer {
   /**
    * One multi-row insert from one JSON parameter: JSON.stringify is native and fast, where eight
    * text arrays cost an escaping pass per value in the driver (the largest share of the
-   * redirect's CPU after the HTTP stack).
+   * redirect's CPU after the HTTP stack). No replacer: with one, the engine leaves its fast path
+   * (four times slower); json_to_recordset ignores the keys it is not asked for (created_at).
    */
   private async insertRows(rows: ClickRow[]) {
-    const json = JSON.stringify(rows, CLICK_COLUMNS);
+    const json = JSON.stringify(rows);
     await this.sql`
       insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason)
       select id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason
@@ -260,7 +261,6 @@ export class ClickBuffer {
 }
 
 /** The columns written (created_at is the time in the id, derived by the database). */
-const CLICK_COLUMNS: (keyof ClickRow)[] = ['id', 'link_id', 'partner_id', 'campaign_id', 'ip_hash', 'user_agent', 'referrer', 'uncredited_reason'];
 
 function refusedForGood(error: unknown): boolean {
   const code = String((error as { code?: string }).code ?? '');
