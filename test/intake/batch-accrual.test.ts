@@ -4,6 +4,7 @@
 // the commission.accrued envelopes.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Rule } from '../../src/modules/campaigns/rules';
+import { recordEvents } from '../../src/workflows/record-events';
 import * as fx from '../support/fixtures';
 import { startService, type TestService } from '../support/service';
 
@@ -167,6 +168,40 @@ describe('fraud flags inside one batch', () => {
     expect(of(users[1]!).flag_evidence).toEqual({ bot_click: { clickIds: [botClicks[1]] } });
     expect(of(users[3]!).flag_evidence).toEqual({ self_referral: { customerEmail: email.toUpperCase(), partnerEmail: email, ipHashes: [] } });
     expect((await accruedEnvelopes(partnerId)).map((e) => e.flags)).toEqual([['bot_click'], ['bot_click'], [], ['self_referral']]);
+  });
+});
+
+describe('duplicate_customer inside one batch', () => {
+  test("a billing customer's second conversion in the batch, credited to another partner, is flagged with the first's commission", async () => {
+    const campaignId = await fx.campaign(svc.sql, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 10 }] });
+    const [first, second] = [await fx.partner(svc.sql), await fx.partner(svc.sql)];
+    const users = [(await fx.referredUser(svc.sql, [{ partnerId: first, campaignId, at: new Date(Date.now() - 10 * HOUR) }])).userId];
+    users.push((await fx.referredUser(svc.sql, [{ partnerId: second, campaignId, at: new Date(Date.now() - 10 * HOUR) }])).userId);
+    const customerId = `cus_${fx.userId('batch')}`;
+    const outcomes = await recordEvents(
+      svc.ctx,
+      users.map((userId) => ({
+        source: 'stripe',
+        userId,
+        type: 'invoice_paid',
+        amount: 1000n,
+        currency: 'USD',
+        occurredAt: undefined,
+        metadata: {},
+        idempotencyKey: undefined,
+        customerId,
+      })),
+    );
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+    const rows = await svc.sql<{ id: string; partner_id: string; flags: string[]; flag_evidence: Record<string, unknown> }[]>`
+      select id, partner_id, flags, flag_evidence from commissions where user_id = any(${users}) order by id`;
+    expect(rows.map((r) => [r.partner_id, r.flags])).toEqual([
+      [first, []],
+      [second, ['duplicate_customer']],
+    ]);
+    expect(rows[1]!.flag_evidence).toEqual({
+      duplicate_customer: { provider: 'stripe', customerId, otherPartnerId: first, otherCommissionId: rows[0]!.id },
+    });
   });
 });
 

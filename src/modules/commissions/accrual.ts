@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids';
 import { apportion, formatMinor, minorToNumber, multiply, percentOf, toNumber, type Fraction } from '../../lib/money';
 import type { AttributionModel } from '../attribution/models';
 import type { ResolvedTouch } from '../attribution/service';
-import { assessCommissions, billingCustomerOf, readFraudSignals, type FraudSignals, type FraudSubject } from '../fraud/service';
+import { assessCommissions, billingCustomerOf, readBillingCustomers, readFraudSignals, type FraudSignals, type FraudSubject } from '../fraud/service';
 import type { Flag } from '../fraud/signals';
 import { enqueueEvent } from '../webhooks/outbox';
 import { evaluateRule, type EngineEvent, type TierMeasure } from './engine';
@@ -68,18 +68,22 @@ type Terms = { campaigns: Map<string, CampaignTerms>; partners: Map<string, Part
  * recruiter's recruit_override commission (that percent of it, half-even; never an override of an
  * override).
  *
- * Set-based: the terms of all events are read in one round trip, then each run of events that
- * cannot see each other's rows (runsOf) has its tiers, occurrence counts and fraud signals read in
- * one more and its rows written in one statement per table.
+ * Set-based: the terms and fraud signals of all events are read in one round trip; then each run of
+ * events that cannot see each other's rows (runsOf) has its tiers and occurrence counts read in one
+ * more (when its rules have any) and its rows written in one statement per table.
  */
 export async function accrueCommissions(sql: Tx, inputs: AccrualInput[]): Promise<AccruedTouch[][]> {
   const results: AccruedTouch[][] = inputs.map(() => []);
   const attributed = inputs.flatMap((input, k) => (input.touches.length > 0 ? [k] : []));
   if (attributed.length === 0) return results;
   const touches = attributed.flatMap((k) => inputs[k]!.touches);
-  const [campaigns, partners] = await Promise.all([
+  const partnerIds = [...new Set(touches.map((t) => t.partnerId))];
+  const subjects = new Map<number, FraudSubject>(attributed.map((k) => [k, { userId: inputs[k]!.event.userId, ...inputs[k]!.review }]));
+  // the signals of every touched partner, earning or not: read with the terms, they cost no round trip of their own
+  const [campaigns, partners, signals] = await Promise.all([
     loadCampaignTerms(sql, [...new Set(touches.map((t) => t.campaignId))]),
-    loadPartnerTerms(sql, [...new Set(touches.map((t) => t.partnerId))]),
+    loadPartnerTerms(sql, partnerIds),
+    readFraudSignals(sql, { subjects: [...subjects.values()], partnerIds }),
   ]);
   const terms: Terms = { campaigns, partners };
   const picked = new Map<number, Picked>();
@@ -90,8 +94,8 @@ export async function accrueCommissions(sql: Tx, inputs: AccrualInput[]): Promis
       touches.map((t) => pickRule(partners.get(t.partnerId) ?? NO_TERMS, campaigns.get(t.campaignId)!, event)),
     );
   }
-  for (const run of runsOf(inputs, attributed, picked)) {
-    const accrued = await accrueRun(sql, { inputs, run, picked, terms });
+  for (const [r, run] of runsOf(inputs, attributed, picked).entries()) {
+    const accrued = await accrueRun(sql, { inputs, run, picked, terms, signals, subjects, rereadCustomers: r > 0 });
     run.forEach((k, j) => (results[k] = accrued[j]!));
   }
   return results;
@@ -149,19 +153,26 @@ function laterCustomers(inputs: AccrualInput[], k: number, request: { partnerId:
 /** One run of runsOf: its reads in one round trip, its writes in one statement per table. */
 async function accrueRun(
   sql: Tx,
-  { inputs, run, picked, terms }: { inputs: AccrualInput[]; run: number[]; picked: Map<number, Picked>; terms: Terms },
+  input: {
+    inputs: AccrualInput[];
+    run: number[];
+    picked: Map<number, Picked>;
+    terms: Terms;
+    signals: FraudSignals;
+    subjects: Map<number, FraudSubject>;
+    /** Earlier runs wrote commissions: the billing customers' other partners are read again. */
+    rereadCustomers: boolean;
+  },
 ): Promise<AccruedTouch[][]> {
+  const { inputs, run, picked, terms, subjects } = input;
   const { campaigns, partners } = terms;
   const termsOf = (t: ResolvedTouch) => partners.get(t.partnerId) ?? NO_TERMS;
 
-  // tiers: one query measures every tiered touch; maxOccurrences: one counts the users' earlier
-  // commissions; fraud: the signals of every user and partner that may earn
+  // tiers: one query measures every tiered touch; maxOccurrences: one counts the users' earlier commissions
   const tiered = run.flatMap((k) => inputs[k]!.touches.flatMap((t, i) => (picked.get(k)![i]?.rule.tiers?.length ? [{ k, i, t }] : [])));
   const counted = run.flatMap((k) =>
     inputs[k]!.touches.flatMap((t, i) => (picked.get(k)![i]?.rule.maxOccurrences !== undefined ? [{ userId: inputs[k]!.event.userId, type: inputs[k]!.event.type, partnerId: t.partnerId }] : [])),
   );
-  const earning = run.filter((k) => picked.get(k)!.some((p) => p !== null));
-  const subjects = new Map<number, FraudSubject>(run.map((k) => [k, { userId: inputs[k]!.event.userId, ...inputs[k]!.review }]));
   const requests = tiered.map(({ k, i, t }) => ({
     partnerId: t.partnerId,
     campaignId: t.campaignId,
@@ -169,7 +180,7 @@ async function accrueRun(
     periodDays: picked.get(k)![i]!.rule.periodDays,
     at: inputs[k]!.event.occurredAt,
   }));
-  const [measured, priorRows, signals] = await Promise.all([
+  const [measured, priorRows, others] = await Promise.all([
     measureTiers(sql, requests),
     counted.length === 0
       ? []
@@ -178,11 +189,9 @@ async function accrueRun(
           where (user_id, event_type) in (select * from unnest(${counted.map((c) => c.userId)}::text[], ${counted.map((c) => c.type)}::text[]))
             and partner_id = any(${[...new Set(counted.map((c) => c.partnerId))]})
           group by 1, 2, 3`,
-    readFraudSignals(sql, {
-      subjects: earning.map((k) => subjects.get(k)!),
-      partnerIds: [...new Set(earning.flatMap((k) => inputs[k]!.touches.filter((_, i) => picked.get(k)![i] !== null).map((t) => t.partnerId)))],
-    }),
+    input.rereadCustomers ? readBillingCustomers(sql, run.map((k) => subjects.get(k)!)) : input.signals.others,
   ]);
+  const signals = { ...input.signals, others };
   const measures = new Map<string, TierMeasure>(
     tiered.map(({ k, i, t }, n) => {
       const { from, to } = periodOf(requests[n]!.periodDays, requests[n]!.at);

@@ -61,13 +61,12 @@ export type FraudSignals = {
 /**
  * Reads what the flags of commissions of `subjects` to `partnerIds` rest on, in one pipelined round
  * trip for all of them. Read in the events' transaction: a commission written earlier in it counts
- * as an other partner's (duplicate_customer).
+ * as an other partner's (duplicate_customer; readBillingCustomers reads that part again).
  */
 export async function readFraudSignals(sql: Tx, input: { subjects: FraudSubject[]; partnerIds: string[] }): Promise<FraudSignals> {
   const { partnerIds } = input;
   if (partnerIds.length === 0 || input.subjects.length === 0) return { emailOf: new Map(), networks: [], clicks: [], others: new Map() };
   const userIds = [...new Set(input.subjects.map((s) => s.userId))];
-  const billing = [...new Map(input.subjects.flatMap((s) => (billingCustomerOf(s) === null ? [] : [[billingCustomerOf(s)!, s] as const]))).values()];
   const [partners, networks, clicks, others] = await Promise.all([
     sql<{ id: string; email: string }[]>`select id, email from partners where id = any(${partnerIds})`,
     sql<FraudSignals['networks']>`
@@ -80,23 +79,29 @@ export async function readFraudSignals(sql: Tx, input: { subjects: FraudSubject[
       from identity_clicks ic join clicks c on c.id = ic.click_id
       where ic.user_id = any(${userIds}) and c.uncredited_reason is not null and c.partner_id = any(${partnerIds})
       group by 1, 2, 3`,
-    billing.length === 0
-      ? Promise.resolve([])
-      : sql<{ source: string; customer_id: string; partner_id: string; id: string }[]>`
-          select distinct on (e.source, e.customer_id, c.partner_id) e.source, e.customer_id, c.partner_id, c.id
-          from events e join commissions c on c.event_id = e.id
-          where (e.source, e.customer_id) in (select * from unnest(${billing.map((s) => s.source)}::text[], ${billing.map((s) => s.customerId!)}::text[]))
-            and c.status <> 'reversed'
-          order by e.source, e.customer_id, c.partner_id, c.id`,
+    readBillingCustomers(sql, input.subjects),
   ]);
-  const byCustomer = new Map<string, { partner_id: string; id: string }[]>();
-  for (const o of others) {
+  return { emailOf: new Map(partners.map((p) => [p.id, p.email])), networks, clicks, others };
+}
+
+/** FraudSignals.others of the subjects' billing customers (none for the HTTP forms). */
+export async function readBillingCustomers(sql: Tx, subjects: FraudSubject[]): Promise<FraudSignals['others']> {
+  const billing = [...new Map(subjects.flatMap((s) => (billingCustomerOf(s) === null ? [] : [[billingCustomerOf(s)!, s] as const]))).values()];
+  const byCustomer: FraudSignals['others'] = new Map();
+  if (billing.length === 0) return byCustomer;
+  const rows = await sql<{ source: string; customer_id: string; partner_id: string; id: string }[]>`
+    select distinct on (e.source, e.customer_id, c.partner_id) e.source, e.customer_id, c.partner_id, c.id
+    from events e join commissions c on c.event_id = e.id
+    where (e.source, e.customer_id) in (select * from unnest(${billing.map((s) => s.source)}::text[], ${billing.map((s) => s.customerId!)}::text[]))
+      and c.status <> 'reversed'
+    order by e.source, e.customer_id, c.partner_id, c.id`;
+  for (const o of rows) {
     const key = billingCustomerOf({ source: o.source, customerId: o.customer_id })!;
     let list = byCustomer.get(key);
     if (!list) byCustomer.set(key, (list = []));
     list.push({ partner_id: o.partner_id, id: o.id });
   }
-  return { emailOf: new Map(partners.map((p) => [p.id, p.email])), networks, clicks, others: byCustomer };
+  return byCustomer;
 }
 
 /** The flags of each commission an event is about to accrue (one entry per candidate, same order). */
