@@ -53,7 +53,8 @@ export type AccruedTouch = {
 /** The eventType of a recruiter's commission on its recruit's. */
 export const RECRUIT_OVERRIDE = 'recruit_override';
 
-type Picked = ({ rule: NonNullable<ReturnType<typeof pickRule>>['rule']; source: RuleSource } | null)[];
+/** The rule picked for each touch of an event (pickRule), in touch order. */
+type Picked = ReturnType<typeof pickRule>[];
 type Terms = { campaigns: Map<string, CampaignTerms>; partners: Map<string, PartnerTerms> };
 
 /**
