@@ -126,8 +126,8 @@ export async function recordEvent(ctx: AppContext, input: EventInput, tx?: Trans
     if (resolution.newReferral) {
       await recordReferral(sql, { userId: input.userId, model: resolution.model, startedAt: when, touches: resolution.touches });
     }
-    const attribution = await accrueEvent(ctx, sql, { id, when, prepared: { input, customerEmail }, resolution });
-    return { replayed: false, event: toEventRecord(row!), attribution };
+    const [attribution] = await accrueEvents(ctx, sql, [{ id, when, prepared: { input, customerEmail }, resolution }]);
+    return { replayed: false, event: toEventRecord(row!), attribution: attribution! };
   });
 }
 
@@ -137,29 +137,32 @@ export const USER_LOCK = 'partnerd:user:';
 
 export const keyConflict = () => conflict('Idempotency-Key was already used with a different request body');
 
+/** An event just written, with its attribution, ready for step 4. */
+export type ResolvedEvent = { id: string; when: Date; prepared: Pick<PreparedEvent, 'input' | 'customerEmail'>; resolution: Resolution };
+
 /**
- * Step 4 for one recorded event: its attributions and commissions (accrueCommissions), answered as
- * the attribution result. Shared by the one-event and the batch paths.
+ * Step 4 for recorded events, in order: their attributions and commissions (accrueCommissions, all
+ * at once), each answered as its attribution result. Shared by the one-event and the batch paths.
  */
-export async function accrueEvent(
-  ctx: AppContext,
-  sql: Tx,
-  e: { id: string; when: Date; prepared: Pick<PreparedEvent, 'input' | 'customerEmail'>; resolution: Resolution },
-): Promise<AttributionResult> {
-  const { input, customerEmail } = e.prepared;
-  const { resolution } = e;
-  const touches =
-    resolution.status === 'attributed'
-      ? await accrueCommissions(sql, {
-          event: { id: e.id, userId: input.userId, type: input.type, amount: input.amount, currency: input.currency, occurredAt: e.when, metadata: input.metadata },
-          model: resolution.model,
-          touches: resolution.touches,
-          referralStartedAt: resolution.referralStartedAt!,
-          defaultHoldbackDays: ctx.config.holdbackDays,
-          review: { source: input.source, customerEmail, customerId: input.customerId ?? null, reviewAbove: ctx.config.reviewAbove },
-        })
-      : [];
-  return { status: resolution.status, model: resolution.model, touches: touches.map(({ campaignId: _c, ...t }) => t) };
+export async function accrueEvents(ctx: AppContext, sql: Tx, events: ResolvedEvent[]): Promise<AttributionResult[]> {
+  const accrued = await accrueCommissions(
+    sql,
+    events.map(({ id, when, prepared: { input, customerEmail }, resolution }) => ({
+      event: { id, userId: input.userId, type: input.type, amount: input.amount, currency: input.currency, occurredAt: when, metadata: input.metadata },
+      model: resolution.model,
+      // only an attributed event has attributions
+      touches: resolution.status === 'attributed' ? resolution.touches : [],
+      referralStartedAt: resolution.referralStartedAt ?? when,
+      newReferral: resolution.newReferral,
+      defaultHoldbackDays: ctx.config.holdbackDays,
+      review: { source: input.source, customerEmail, customerId: input.customerId ?? null, reviewAbove: ctx.config.reviewAbove },
+    })),
+  );
+  return events.map(({ resolution }, k) => ({
+    status: resolution.status,
+    model: resolution.model,
+    touches: accrued[k]!.map(({ campaignId: _c, ...t }) => t),
+  }));
 }
 
 /** The attribution result of an event already recorded (for idempotent replays). */

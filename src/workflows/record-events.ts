@@ -11,20 +11,16 @@ import { normalizeEmail } from '../modules/fraud/signals';
 import { EVENT_COLUMNS, toEventRecord, type EventRow } from '../modules/events/service';
 import { withGatheredEnvelopes } from '../modules/webhooks/outbox';
 import {
-  accrueEvent,
+  accrueEvents,
   EVENT_KEY_LOCK,
   keyConflict,
   loadAttributionResult,
   prepareEvent,
   USER_LOCK,
-  type AttributionResult,
   type EventInput,
   type PreparedEvent,
   type RecordedEvent,
 } from './record-event';
-
-/** Events whose accruals go out pipelined together (see writeWave). */
-const ACCRUAL_SLICE = 32;
 
 /** What became of one event of a batch: recorded (or replayed), or its own error. */
 export type EventOutcome = { ok: true; recorded: RecordedEvent } | { ok: false; error: AppError };
@@ -108,8 +104,10 @@ async function writeBatch(ctx: AppContext, sql: Transaction, items: PreparedEven
   const firstWithKey = new Map<string, number>();
   const sameAs = new Map<number, number>(); // a repeat inside the batch -> the item it repeats
   const replays: { index: number; row: EventRow }[] = [];
-  const waves: number[][] = []; // wave n: the n-th new event of each user
-  const perUser = new Map<string, number>();
+  // waves: consecutive new events of distinct users, in the batch's order; a user's next event starts
+  // the next wave, so each event sees exactly the events before it in the batch written
+  const waves: number[][] = [];
+  let waveUsers = new Set<string>();
   items.forEach((item, index) => {
     const key = item.input.idempotencyKey;
     if (key !== undefined) {
@@ -127,9 +125,12 @@ async function writeBatch(ctx: AppContext, sql: Transaction, items: PreparedEven
       }
       firstWithKey.set(key, index);
     }
-    const wave = perUser.get(item.input.userId) ?? 0;
-    perUser.set(item.input.userId, wave + 1);
-    (waves[wave] ??= []).push(index);
+    if (waves.length === 0 || waveUsers.has(item.input.userId)) {
+      waves.push([]);
+      waveUsers = new Set();
+    }
+    waves.at(-1)!.push(index);
+    waveUsers.add(item.input.userId);
   });
 
   await Promise.all(
@@ -155,7 +156,7 @@ async function writeBatch(ctx: AppContext, sql: Transaction, items: PreparedEven
 
 /**
  * Events of distinct users, written together: their attribution in a few set-based reads, the events
- * and the new referrals in one statement each, then each event's accrual (its statements pipelined).
+ * and the new referrals in one statement each, then their accruals together (accrueCommissions).
  */
 async function writeWave(ctx: AppContext, sql: Transaction, items: PreparedEvent[]): Promise<RecordedEvent[]> {
   const ids = items.map(() => newId('event'));
@@ -203,15 +204,11 @@ async function writeWave(ctx: AppContext, sql: Transaction, items: PreparedEvent
     ),
   );
   const [eventRows] = await Promise.all([inserted, referrals]);
-  // accruals a slice at a time: their statements are pipelined, but thousands queued at once on one
-  // socket cost more (the client copies its growing send buffer) than a few more round trips
-  const answers: AttributionResult[] = [];
-  for (let start = 0; start < items.length; start += ACCRUAL_SLICE) {
-    const slice = items.slice(start, start + ACCRUAL_SLICE);
-    answers.push(
-      ...(await Promise.all(slice.map((prepared, j) => accrueEvent(ctx, sql, { id: ids[start + j]!, when: whens[start + j]!, prepared, resolution: resolutions[start + j]! })))),
-    );
-  }
+  const answers = await accrueEvents(
+    ctx,
+    sql,
+    items.map((prepared, k) => ({ id: ids[k]!, when: whens[k]!, prepared, resolution: resolutions[k]! })),
+  );
   const byId = new Map(eventRows.map((r) => [r.id, r]));
   return items.map((_, k) => ({ replayed: false, event: toEventRecord(byId.get(ids[k]!)!), attribution: answers[k]! }));
 }
