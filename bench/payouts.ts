@@ -5,7 +5,7 @@
 //   bun run bench/payouts.ts                      # embedded PostgreSQL 18, 1,000,000 / 10,000
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun run bench/payouts.ts
 //   COMMISSIONS=100000 PARTNERS=1000 ENDPOINTS=0 bun run bench/payouts.ts
-//   BATCH=500 WORKERS=1 WITHOUT_PAYOUT_FK=1 ...   (knobs for comparisons)
+//   BATCH=500 WORKERS=1 ...                       (knobs for comparisons)
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/lib/log';
 import { newId } from '../src/lib/ids';
@@ -36,10 +36,6 @@ try {
     await db.sql`
       insert into webhook_endpoints (id, url, events, secret)
       values (${newId('endpoint')}, 'https://hooks.example.com/in', ${['*']}, 'whsec_bench')`;
-  }
-  if (process.env.WITHOUT_PAYOUT_FK === '1') {
-    // ablation only: how much the commissions.payout_id foreign key costs
-    await db.sql`alter table commissions drop constraint commissions_payout_id_fkey`;
   }
   await db.sql`vacuum analyze`;
   console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
