@@ -185,15 +185,26 @@ async function countPartners(sql: Sql, like: string | null, status: PartnerStatu
  * The currencies money exists in: the campaigns' and the commissions' (a percent rule pays in the
  * event's currency). The program's main currency first (the one most campaigns use, ties: the
  * first campaign's), then by campaigns using them, then alphabetically: the pages' "Money in" choice. Commission currencies
- * come from a loose index scan (one probe of commissions_currency per currency, migration 0017).
+ * come from loose index scans (one probe per currency): of commissions_currency, which leaves paid
+ * commissions out, and of payouts_currency, since a paid commission is in its payout's currency
+ * (migration 0030).
  */
 export async function moneyCurrencies(sql: Sql): Promise<string[]> {
   const rows = await sql<{ currency: string; campaigns: number }[]>`
-    with recursive seen as (
-      (select currency from commissions order by currency limit 1)
+    with recursive unpaid as (
+      (select currency from commissions where status <> 'paid' order by currency limit 1)
       union all
-      select (select c.currency from commissions c where c.currency > seen.currency order by c.currency limit 1)
-      from seen where seen.currency is not null
+      select (select c.currency from commissions c where c.status <> 'paid' and c.currency > u.currency order by c.currency limit 1)
+      from unpaid u where u.currency is not null
+    ),
+    paid as (
+      (select currency from payouts order by currency limit 1)
+      union all
+      select (select p.currency from payouts p where p.currency > q.currency order by p.currency limit 1)
+      from paid q where q.currency is not null
+    ),
+    seen as (
+      select currency from unpaid union select currency from paid
     ),
     used as (
       select currency, count(*)::int as campaigns, min(id) as oldest from campaigns group by currency
