@@ -1,8 +1,10 @@
 // `bun run test` (scripts/test.ts) on a machine without Chromium: it installs Debian's when it may,
 // or stops at once with the command that fixes it; with Chromium it is `bun test`, output and all.
+// Without arguments it splits the suite between processes: every file runs, exactly once.
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { chromiumPlan, DEBIAN_CHROMIUM, INSTALL_COMMAND, type ChromiumPlan } from './support/chromium';
+import { fileSize, split, testFiles } from './support/suite';
 
 const ROOT = join(import.meta.dir, '..');
 const none = () => false;
@@ -66,5 +68,30 @@ describe('bun run test', () => {
     expect(run.stderr).toMatch(/^ *2 pass$/m);
     expect(run.stderr).toMatch(/^ *0 fail$/m);
     expect(run.code).toBe(0);
+  });
+});
+
+describe('the whole suite in several processes', () => {
+  const files = testFiles(ROOT);
+
+  test('finds every test file, this one among them, none under node_modules', () => {
+    expect(files).toContain('test/test-command.test.ts');
+    expect(files).toContain('test/web/older-link.test.tsx');
+    expect(files.filter((path) => path.includes('node_modules'))).toEqual([]);
+    expect(files.every((path) => /(\.test|_test|\.spec|_spec)\.[cm]?[jt]sx?$/.test(path))).toBe(true);
+  });
+
+  test('every file lands in exactly one group; the groups carry about the same work', () => {
+    const size = (path: string) => fileSize(join(ROOT, path));
+    for (const count of [1, 2, 3]) {
+      const groups = split(files, count, size);
+      expect(groups).toHaveLength(count);
+      expect(groups.flat().sort()).toEqual(files);
+      const work = groups.map((g) => g.reduce((sum, path) => sum + size(path) * (path.startsWith('test/web/') ? 2 : 1), 0));
+      // dealt heaviest first, no group exceeds another by more than the heaviest single file
+      const heaviest = Math.max(...files.map((path) => size(path) * (path.startsWith('test/web/') ? 2 : 1)));
+      expect(Math.max(...work) - Math.min(...work)).toBeLessThanOrEqual(heaviest);
+    }
+    expect(split(['a.test.ts'], 2, () => 1)).toEqual([['a.test.ts']]);
   });
 });

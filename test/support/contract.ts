@@ -15,14 +15,25 @@ export type ContractCheck = (answer: { method: string; path: string; status: num
 
 export class ContractError extends Error {}
 
-/** A checker for the document at `${baseUrl}/openapi.json`, fetched once. */
+/** A checker for the document at `${baseUrl}/openapi.json`, fetched once per service. */
 export function contractChecker(baseUrl: string): () => Promise<ContractCheck> {
   let ready: Promise<ContractCheck> | undefined;
   return () => (ready ??= load(baseUrl));
 }
 
 async function load(baseUrl: string): Promise<ContractCheck> {
-  const doc = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as Document;
+  const text = await (await fetch(`${baseUrl}/openapi.json`)).text();
+  const key = Bun.hash(text);
+  let check = checks.get(key);
+  if (!check) checks.set(key, (check = checkerFor(JSON.parse(text) as Document)));
+  return check;
+}
+
+// Every service of a run publishes the same document (it does not depend on the configuration):
+// its schemas are compiled once per run, not once per test file
+const checks = new Map<number | bigint, ContractCheck>();
+
+function checkerFor(doc: Document): ContractCheck {
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
   addFormats(ajv);
   const router = new Memoirist<{ template: string; item: Record<string, Operation> }>();

@@ -56,6 +56,9 @@ export async function createTestDatabase(server: TestServer): Promise<{ url: str
   const name = `partnerd_t${++counter}_${process.pid}_${Date.now()}`;
   const admin = openSql(server.adminUrl, { max: 1 });
   await admin.unsafe(`create database ${name} template ${server.template}`);
+  // a test needs what it committed visible to every connection, not kept through a power cut: its
+  // commits do not wait for the disk (tests kill the service, never PostgreSQL)
+  await admin.unsafe(`alter database ${name} set synchronous_commit = off`);
   await admin.end();
   const url = databaseUrl(server.adminUrl, name);
   const sql = openSql(url, { max: 10 });

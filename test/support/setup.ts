@@ -1,11 +1,15 @@
 // Preloaded once per `bun test` run: starts the test PostgreSQL and its template database.
 import { afterAll, afterEach } from 'bun:test';
+import type { Browser } from 'playwright-core';
 import { takeViolations } from './contract';
 import { startTestServer, type TestServer } from './postgres';
 
 declare global {
   // eslint-disable-next-line no-var
   var __partnerdTestServer: Promise<TestServer> | undefined;
+  /** The Chromium the browser tests of this run share (test/web/browser.ts), once one asked for it. */
+  // eslint-disable-next-line no-var
+  var __partnerdBrowser: Promise<Browser> | undefined;
 }
 
 globalThis.__partnerdTestServer ??= startTestServer();
@@ -13,6 +17,7 @@ globalThis.__partnerdTestServer ??= startTestServer();
 await globalThis.__partnerdTestServer;
 
 afterAll(async () => {
+  await (await globalThis.__partnerdBrowser?.catch(() => undefined))?.close();
   const server = await globalThis.__partnerdTestServer;
   await server?.stop();
 });

@@ -1,4 +1,4 @@
-// One headless Chromium per test file, and the small steps the web tests share.
+// One headless Chromium per test run, and the small steps the web tests share.
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, chromiumPlan } from '../support/chromium';
@@ -6,15 +6,43 @@ import type { TestService } from '../support/service';
 
 export const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 
+/**
+ * This run's Chromium, as a test file sees it: started once for every file of the `bun test` process
+ * (a start costs seconds on a busy machine), while closing it closes only the contexts this file
+ * opened. Contexts share nothing (cookies, storage, cache), so files stay as isolated as before.
+ */
 export async function launchBrowser(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   // `bun run test` installs it first; a bare `bun test` says what to do instead of a launch error
   const plan = chromiumPlan({ env: process.env, exists: existsSync, root: process.getuid?.() === 0, apt: Bun.which('apt-get') !== null });
   if (plan.kind === 'install') throw new Error(`No Chromium at ${plan.path}: \`bun run test\` installs it, or run: ${plan.command}`);
   if (plan.kind === 'missing') throw new Error(plan.message);
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  const running = await globalThis.__partnerdBrowser?.catch(() => undefined);
+  if (!running?.isConnected()) {
+    globalThis.__partnerdBrowser = chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }
+  const shared = await globalThis.__partnerdBrowser!;
+  const opened = new Set<BrowserContext>();
+  const newContext: Browser['newContext'] = async (options) => {
+    const context = await shared.newContext(options);
+    opened.add(context);
+    context.once('close', () => opened.delete(context));
+    return context;
+  };
+  const close = async () => {
+    await Promise.all([...opened].map((context) => context.close()));
+  };
+  return new Proxy(shared, {
+    get(target, key) {
+      if (key === 'newContext') return newContext;
+      if (key === 'close') return close;
+      if (key === 'newPage') return async (options?: Parameters<Browser['newPage']>[0]) => (await newContext(options)).newPage();
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 

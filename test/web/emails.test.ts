@@ -17,18 +17,29 @@ const SIZES = { desktop: { width: 1366, height: 900 }, phone: { width: 390, heig
 let svc: TestService;
 let browser: Browser;
 let partnerId: string;
+/** The cookies of the admin and of the partner, each signed in once through their sign-in page. */
+let asAdmin: Awaited<ReturnType<BrowserContext['storageState']>>;
+let asPartner: Awaited<ReturnType<BrowserContext['storageState']>>;
 
 beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
   partnerId = await invitePartner(svc, { email: 'pat@example.com', name: 'Pat Partner' });
-});
+  const admin = await open('desktop');
+  await signInAdmin(admin.page);
+  const partner = await open('desktop');
+  await signInThroughPortal(svc, partner.page, 'pat@example.com');
+  [asAdmin, asPartner] = await Promise.all([admin.context.storageState(), partner.context.storageState()]);
+  await Promise.all([admin.context.close(), partner.context.close()]);
+}, 120_000);
 afterAll(async () => {
   await browser.close();
   await svc.stop();
 });
 
-async function open(size: keyof typeof SIZES): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(size === 'phone' ? { viewport: SIZES.phone, isMobile: true, hasTouch: true } : { viewport: SIZES.desktop });
+/** A fresh browser profile at `size`, signed in as the admin or the partner when asked. */
+async function open(size: keyof typeof SIZES, as?: 'admin' | 'partner'): Promise<{ context: BrowserContext; page: Page }> {
+  const storageState = as === 'admin' ? asAdmin : as === 'partner' ? asPartner : undefined;
+  const context = await browser.newContext(size === 'phone' ? { viewport: SIZES.phone, isMobile: true, hasTouch: true, storageState } : { viewport: SIZES.desktop, storageState });
   return { context, page: await context.newPage() };
 }
 
@@ -47,8 +58,7 @@ async function signInAdmin(page: Page) {
 
 describe('admin: branding and previews', () => {
   test('bad branding is refused field by field and changes nothing; good branding is saved', async () => {
-    const { context, page } = await open('desktop');
-    await signInAdmin(page);
+    const { context, page } = await open('desktop', 'admin');
     await page.goto(`${svc.url}/admin/settings#branding`);
     await page.fill('#f-programName', '   ');
     await page.fill('#f-logoUrl', 'http://insecure.example/logo.png');
@@ -81,8 +91,7 @@ describe('admin: branding and previews', () => {
 
   test('previews: every template with its subject, HTML frame and text part', async () => {
     for (const size of ['desktop', 'phone'] as const) {
-      const { context, page } = await open(size);
-      await signInAdmin(page);
+      const { context, page } = await open(size, 'admin');
       await page.goto(`${svc.url}/admin/emails`);
       expect(await page.textContent('#email-trouble')).toContain('No delivery problems');
       for (const [name, template] of Object.entries(TEMPLATES)) {
@@ -103,8 +112,7 @@ describe('admin: branding and previews', () => {
     await svc.sql`
       insert into email_outbox (id, template, to_address, data, status, attempts, last_error)
       values ('eml_01jd8x0000000000000000zzzz', 'payout_run_summary', ${ADMIN}, '{}', 'failed', 6, '550 mailbox unavailable')`;
-    const { context, page } = await open('desktop');
-    await signInAdmin(page);
+    const { context, page } = await open('desktop', 'admin');
     await page.goto(`${svc.url}/admin/emails`);
     const row = page.locator('#email-trouble tbody tr');
     expect(await row.count()).toBe(1);
@@ -117,8 +125,7 @@ describe('admin: branding and previews', () => {
 describe('partner: branded portal, email settings, unsubscribe', () => {
   test('the portal wears the brand, with an accent that keeps 4.5:1 contrast', async () => {
     for (const size of ['desktop', 'phone'] as const) {
-      const { context, page } = await open(size);
-      await signInThroughPortal(svc, page, 'pat@example.com');
+      const { context, page } = await open(size, 'partner');
       await page.goto(`${svc.url}/portal/notifications`);
       expect(await page.textContent('.bar .brand')).toContain('Northwind Partners');
       expect(await page.title()).toBe('Email settings · Northwind Partners');
@@ -144,8 +151,7 @@ describe('partner: branded portal, email settings, unsubscribe', () => {
   });
 
   test('unticking a kind and saving turns it off; the API shows the same', async () => {
-    const { context, page } = await open('desktop');
-    await signInThroughPortal(svc, page, 'pat@example.com');
+    const { context, page } = await open('desktop', 'partner');
     await page.goto(`${svc.url}/portal/notifications`);
     expect(await page.isChecked('input[name=monthlyStatement]')).toBe(true);
     await page.uncheck('input[name=monthlyStatement]');
