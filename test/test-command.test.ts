@@ -52,14 +52,12 @@ async function runTestCommand(args: string[], env: Record<string, string>) {
 
 describe('bun run test', () => {
   test('without Chromium it stops at once with the fix, running no test', async () => {
-    const started = performance.now();
     const run = await runTestCommand([], { CHROMIUM_PATH: '/nonexistent/chromium' });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('The browser tests need Chromium, and there is none at /nonexistent/chromium');
     expect(run.stderr).toContain('apt-get install -y chromium');
+    // nothing was started: no test file ran, so no report
     expect(run.stdout + run.stderr).not.toMatch(/^ *\d+ (pass|fail)$/m);
-    // nothing was started: no database, no test file
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   test('with Chromium it is `bun test`: the arguments, the pass/fail lines and the exit code', async () => {
