@@ -86,7 +86,14 @@ export async function readFraudSignals(sql: Tx, input: { subjects: FraudSubject[
 
 /** FraudSignals.others of the subjects' billing customers (none for the HTTP forms). */
 export async function readBillingCustomers(sql: Tx, subjects: FraudSubject[]): Promise<FraudSignals['others']> {
-  const billing = [...new Map(subjects.flatMap((s) => (billingCustomerOf(s) === null ? [] : [[billingCustomerOf(s)!, s] as const]))).values()];
+  const billing = [
+    ...new Map(
+      subjects.flatMap((s) => {
+        const customer = billingCustomerOf(s);
+        return customer === null ? [] : [[customer, s] as const];
+      }),
+    ).values(),
+  ];
   const byCustomer: FraudSignals['others'] = new Map();
   if (billing.length === 0) return byCustomer;
   const rows = await sql<{ source: string; customer_id: string; partner_id: string; id: string }[]>`
