@@ -1,9 +1,12 @@
-// The module graph, file by file (`bun run check:cycles`). Type-only imports count: a cycle of
-// types is still a cycle a reader has to untangle. .dependency-cruiser.modules.cjs checks the same
-// graph folder by folder.
+// The module graph, file by file (`bun run check:cycles`): the layers of docs/architecture.md.
+// Type-only imports count: a cycle of types is still a cycle a reader has to untangle.
+// .dependency-cruiser.modules.cjs checks the same graph folder by folder.
+//
+//   src/*.ts (wiring)  ->  edges: src/routes, src/web, src/scheduler  ->  src/workflows
+//   ->  src/modules  ->  src/mail  ->  src/lib, src/db          plugins/ -> their contract, lib, db
 
-/** Code below the HTTP edge: feature modules, workflows, infrastructure and billing plugins. */
-const CORE = '^(src/(modules|workflows|lib|db|mail|scheduler)|plugins)/';
+/** The edges: what HTTP requests (API routes, pages) and clock ticks (jobs) enter through. */
+const EDGES = '^src/(routes|web|scheduler)/';
 
 module.exports = {
   forbidden: [
@@ -15,34 +18,46 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'no-web-below-the-edge',
+      name: 'edges-are-the-top',
       severity: 'error',
-      comment: 'Pages (src/web) build on modules and workflows, never the other way round.',
-      from: { path: CORE },
-      to: { path: '^src/web/' },
+      comment: 'Routes, pages and jobs are mounted by the wiring in src/*.ts; nothing below them imports one.',
+      from: { path: '^(src/(workflows|modules|mail|lib|db)|plugins)/' },
+      to: { path: EDGES },
     },
     {
-      name: 'routes-are-the-edge',
+      name: 'edges-stand-side-by-side',
       severity: 'error',
-      comment:
-        "A module's routes file (index.ts) is mounted by src/app.ts and used by pages, never imported " +
-        'by core code: the folder check counts it above the modules (.dependency-cruiser.modules.cjs).',
-      from: { path: CORE },
-      to: { path: '^src/modules/[^/]+/index\\.ts$' },
+      comment: 'API routes, pages and jobs share what they need through workflows and modules, never each other.',
+      from: { path: '^src/(routes|web|scheduler)/' },
+      to: { path: EDGES, pathNot: '^src/$1/' },
     },
     {
       name: 'workflows-sit-above-modules',
       severity: 'error',
       comment: 'A workflow joins modules in one transaction; modules and infrastructure never call one.',
-      from: { path: '^src/(modules|lib|db|mail)/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+      from: { path: '^(src/(modules|mail|lib|db)|plugins)/' },
       to: { path: '^src/workflows/' },
+    },
+    {
+      name: 'modules-sit-above-infrastructure',
+      severity: 'error',
+      comment: 'src/mail, src/lib and src/db know no feature module.',
+      from: { path: '^src/(mail|lib|db)/' },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'mail-sits-above-lib-and-db',
+      severity: 'error',
+      comment: 'src/lib and src/db are the floor: small, dependency-free helpers and the database.',
+      from: { path: '^src/(lib|db)/' },
+      to: { path: '^src/mail/' },
     },
     {
       name: 'plugins-build-on-the-contract',
       severity: 'error',
-      comment: 'A billing plugin knows plugins/billing.ts, src/lib and src/db; the core knows it only through that contract.',
+      comment: 'A plugin knows its contract (plugins/*.ts), src/lib and src/db; the core knows it only through that contract.',
       from: { path: '^plugins/' },
-      to: { path: '^src/(modules|workflows|web|scheduler)/' },
+      to: { path: '^src/(routes|modules|workflows|web|scheduler|mail)/' },
     },
   ],
   options: {

@@ -8,7 +8,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openSql } from '../src/db';
 import { createLogger } from '../src/lib/log';
-import { openApiDocument } from '../src/modules/system/openapi';
+import { openApiDocument } from '../src/routes/openapi';
 import { createContext } from '../src/server';
 
 export const DOCUMENT_PATH = new URL('../docs/openapi.json', import.meta.url).pathname;

@@ -10,8 +10,8 @@ import { createMailer } from './mail';
 import { createMailWorker, type MailWorker } from './mail/worker';
 import { enabledBillingPlugins } from '../plugins';
 import { manualProvider } from './modules/payouts/provider';
-import { createDispatcher, type Dispatcher } from './modules/webhooks';
-import { shareLinkHandler } from './modules/links/redirect';
+import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher';
+import { shareLinkHandler } from './routes/redirect';
 import { stopLinkRuntime } from './modules/links/runtime';
 
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {

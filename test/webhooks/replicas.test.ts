@@ -2,7 +2,7 @@
 // every delivery is sent exactly once.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { openSql } from '../../src/db';
-import { createDispatcher, type Dispatcher } from '../../src/modules/webhooks';
+import { createDispatcher, type Dispatcher } from '../../src/modules/webhooks/dispatcher';
 import { startService, type TestService } from '../support/service';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { createPartner, LOCAL_RECEIVERS, registerEndpoint } from '../support/webhooks';

@@ -51,7 +51,7 @@ export async function authenticate(ctx: AppContext, request: Request): Promise<P
 const ruleParts = (rule: AuthRule) => ({ partner: false, publishable: false, ...(typeof rule === 'string' ? { scope: rule } : rule) });
 
 /**
- * The OpenAPI security requirements of a rule (schemes in modules/system/openapi.ts): the admin key
+ * The OpenAPI security requirements of a rule (schemes in src/routes/openapi.ts): the admin key
  * or an admin's session always; a scoped key with the scope; partner and publishable keys if let in.
  */
 export function securityOf(rule: AuthRule): Record<string, string[]>[] {

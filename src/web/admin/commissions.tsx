@@ -9,7 +9,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { csvResponse } from '../../lib/csv';
 import { approveCommission, canTransition, reverseCommission, type CommissionAction } from '../../modules/commissions/lifecycle';
-import { ReverseBody } from '../../modules/commissions/lifecycle-routes';
+import { ReverseBody } from '../../modules/commissions/model';
 import { COMMISSION_STATUSES, getCommission, type Commission, type CommissionStatus } from '../../modules/commissions/service';
 import { findPartnerByEmail } from '../../modules/partners/service';
 import {

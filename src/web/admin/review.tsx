@@ -6,7 +6,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { approveCommission, reverseCommission } from '../../modules/commissions/lifecycle';
-import { ReverseBody } from '../../modules/commissions/lifecycle-routes';
+import { ReverseBody } from '../../modules/commissions/model';
 import { reviewQueue, type PartnerFlagMonth, type ReviewItem } from '../../modules/fraud/review';
 import type { Flag } from '../../modules/fraud/signals';
 import { ConfirmPanel, isConfirmed } from '../confirm';

@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { paginate, readPage } from '../../lib/http';
-import type { MagicLinkPages } from '../../modules/auth';
+import type { MagicLinkPages } from '../../modules/auth/magic';
 import { readCookie, refuseCrossSite } from '../../modules/auth/plugin';
 import { takeSignInRequest } from '../../modules/auth/limit';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';

@@ -1,13 +1,13 @@
 // Campaign (program) routes: create, list, read, update and archive (served unprefixed and under /v1).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { forbidden } from '../../lib/errors';
-import { paginate, readPage } from '../../lib/http';
-import { rejectNul } from '../../lib/nul';
-import { authPlugin, ownPartnerId } from '../auth/plugin';
-import { invalidateLinkCache } from '../links/runtime';
-import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from './model';
-import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updateCampaign } from './service';
+import type { AppContext } from '../context';
+import { forbidden } from '../lib/errors';
+import { paginate, readPage } from '../lib/http';
+import { rejectNul } from '../lib/nul';
+import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
+import { invalidateLinkCache } from '../modules/links/runtime';
+import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from '../modules/campaigns/model';
+import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updateCampaign } from '../modules/campaigns/service';
 
 export function campaignRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Campaigns'] })

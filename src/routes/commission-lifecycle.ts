@@ -1,12 +1,10 @@
 // POST /v1/commissions/:id/approve and /reverse (commissions:write or admin).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { authPlugin } from '../auth/plugin';
-import { actorOf, approveCommission, reverseCommission } from './lifecycle';
-import { CommissionParams, CommissionResponses, ReverseBody } from './model';
+import type { AppContext } from '../context';
+import { authPlugin } from '../modules/auth/plugin';
+import { actorOf, approveCommission, reverseCommission } from '../modules/commissions/lifecycle';
+import { CommissionParams, CommissionResponses, ReverseBody } from '../modules/commissions/model';
 
-// the admin page checks its reverse form against the same schema
-export { ReverseBody };
 
 export function commissionLifecycleRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Commissions'] })

@@ -1,11 +1,11 @@
 // POST /webhooks/<provider>: the inbound webhook of each billing plugin with a configured secret
 // (SPEC section 4). A provider without one has no route: 404.
 import { Elysia } from 'elysia';
-import { SignatureError, type BillingPlugin } from '../../../plugins/billing';
-import type { AppContext } from '../../context';
-import { AppError } from '../../lib/errors';
-import { ingestProviderEvent } from '../../workflows/ingest-provider-event';
-import { BillingResponses } from './model';
+import { SignatureError, type BillingPlugin } from '../../plugins/billing';
+import type { AppContext } from '../context';
+import { AppError } from '../lib/errors';
+import { ingestProviderEvent } from '../workflows/ingest-provider-event';
+import { BillingResponses } from '../modules/billing/model';
 
 export function billingRoutes(ctx: AppContext) {
   const app = new Elysia();

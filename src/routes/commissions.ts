@@ -1,12 +1,12 @@
 // Commission read routes: GET /v1/commissions (filters), GET /v1/commissions/:id and its history.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { invalidField } from '../../lib/errors';
-import { paginate, readPage } from '../../lib/http';
-import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
-import { CommissionParams, CommissionResponses, ListCommissionsQuery } from './model';
-import { commissionHistories } from './history';
-import { getCommission, listCommissions } from './service';
+import type { AppContext } from '../context';
+import { invalidField } from '../lib/errors';
+import { paginate, readPage } from '../lib/http';
+import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin';
+import { CommissionParams, CommissionResponses, ListCommissionsQuery } from '../modules/commissions/model';
+import { commissionHistories } from '../modules/commissions/history';
+import { getCommission, listCommissions } from '../modules/commissions/service';
 
 function timeParam(value: string | undefined, field: string): Date | undefined {
   if (value === undefined) return undefined;

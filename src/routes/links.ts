@@ -1,14 +1,14 @@
 // API routes of share links, click recording and identify (served unprefixed and under /v1).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { forbidden, invalidField, notFound } from '../../lib/errors';
-import { paginate, readPage } from '../../lib/http';
-import { rejectNul } from '../../lib/nul';
-import { authPlugin, ownPartnerId } from '../auth/plugin';
-import { clientAddress, CORS_HEADERS } from './address';
-import { CreateLinkBody, IdentifyBody, LinkResponses, ListLinksQuery, RecordClickBody } from './model';
-import { invalidateLinkCache, linkRuntime } from './runtime';
-import { createLink, identify, listLinks, SLUG_PATTERN } from './service';
+import type { AppContext } from '../context';
+import { forbidden, invalidField, notFound } from '../lib/errors';
+import { paginate, readPage } from '../lib/http';
+import { rejectNul } from '../lib/nul';
+import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
+import { clientAddress, CORS_HEADERS } from '../modules/links/address';
+import { CreateLinkBody, IdentifyBody, LinkResponses, ListLinksQuery, RecordClickBody } from '../modules/links/model';
+import { invalidateLinkCache, linkRuntime } from '../modules/links/runtime';
+import { createLink, identify, listLinks, SLUG_PATTERN } from '../modules/links/service';
 
 const preflight = () => new Response(null, { status: 204, headers: CORS_HEADERS });
 

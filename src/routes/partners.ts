@@ -1,14 +1,14 @@
 // Partner routes of SPEC section 4 (served unprefixed and under /v1 by app.ts).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { paginate, readPage } from '../../lib/http';
-import { reinstatePartner, revokePartner } from '../../workflows/revoke-partner';
-import { authPlugin, requirePartner } from '../auth/plugin';
-import { createApiKey } from '../auth/keys';
-import { AppError, conflict } from '../../lib/errors';
-import { ApiKeyResponses, CreatePartnerKeyBody } from '../auth/model';
-import { approveApplication, declineApplication } from '../../workflows/applications';
-import { CreatePartnerBody, DeclineBody, ListPartnersQuery, PartnerParams, PartnerResponses, RevokeBody, RevokeQuery, UpdatePartnerBody } from './model';
+import type { AppContext } from '../context';
+import { paginate, readPage } from '../lib/http';
+import { reinstatePartner, revokePartner } from '../workflows/revoke-partner';
+import { authPlugin, requirePartner } from '../modules/auth/plugin';
+import { createApiKey } from '../modules/auth/keys';
+import { AppError, conflict } from '../lib/errors';
+import { ApiKeyResponses, CreatePartnerKeyBody } from '../modules/auth/model';
+import { approveApplication, declineApplication } from '../workflows/applications';
+import { CreatePartnerBody, DeclineBody, ListPartnersQuery, PartnerParams, PartnerResponses, RevokeBody, RevokeQuery, UpdatePartnerBody } from '../modules/partners/model';
 import {
   createPartner,
   getCommissionSnapshot,
@@ -17,7 +17,7 @@ import {
   reinvitePartner,
   updatePartner,
   type Partner,
-} from './service';
+} from '../modules/partners/service';
 
 const listItem = (p: Partner) => ({
   id: p.id,

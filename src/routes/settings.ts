@@ -1,9 +1,9 @@
 // GET/PATCH /settings: attribution model and window, partner self-signup (admin only).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { authPlugin } from '../auth/plugin';
-import { SettingsResponses, UpdateSettingsBody } from './model';
-import { getSettings, updateSettings, type Settings } from './service';
+import type { AppContext } from '../context';
+import { authPlugin } from '../modules/auth/plugin';
+import { SettingsResponses, UpdateSettingsBody } from '../modules/settings/model';
+import { getSettings, updateSettings, type Settings } from '../modules/settings/service';
 
 export function settingsRoutes(ctx: AppContext) {
   const withDefault = (settings: Settings) => ({

@@ -2,8 +2,8 @@
 // generator cannot see filled in (the reference page that renders it is web/docs.tsx).
 import { toOpenAPISchema } from '@elysiajs/openapi';
 import { Elysia, type AnyElysia } from 'elysia';
-import { SESSION_COOKIE } from '../auth/sessions';
-import { envelopeOf, EVENT_FIRES_WHEN, EVENT_TYPES } from '../webhooks/events';
+import { SESSION_COOKIE } from '../modules/auth/sessions';
+import { envelopeOf, EVENT_FIRES_WHEN, EVENT_TYPES } from '../modules/webhooks/events';
 
 type Operation = {
   requestBody?: { content?: Record<string, { schema?: unknown }> } & Record<string, unknown>;

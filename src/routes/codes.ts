@@ -1,13 +1,13 @@
 // Promotion code routes (served unprefixed and under /v1): create, list, read, archive.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { forbidden, invalidField } from '../../lib/errors';
-import { paginate, readPage } from '../../lib/http';
-import { rejectNul } from '../../lib/nul';
-import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
-import { CodeParams, CodeResponses, CreateCodeBody, ListCodesQuery, UpdateCodeBody } from './model';
-import { createCode, getCode, listCodes, setCodeArchived } from './service';
-import { codeSync } from './stripe';
+import type { AppContext } from '../context';
+import { forbidden, invalidField } from '../lib/errors';
+import { paginate, readPage } from '../lib/http';
+import { rejectNul } from '../lib/nul';
+import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin';
+import { CodeParams, CodeResponses, CreateCodeBody, ListCodesQuery, UpdateCodeBody } from '../modules/codes/model';
+import { createCode, getCode, listCodes, setCodeArchived } from '../modules/codes/service';
+import { codeSync } from '../modules/codes/stripe';
 
 export function codeRoutes(ctx: AppContext) {
   const sync = codeSync(ctx.config);

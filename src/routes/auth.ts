@@ -1,11 +1,11 @@
 // Routes for API keys (admin) and for browser sign-in: magic links, signup, sessions.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { paginate, readPage } from '../../lib/http';
-import { consumeLink, requestMagicLink, SENT, SIGNUP_ANSWERS, signUp } from '../../workflows/sign-in';
-import { clientAddress } from '../links/address';
-import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from './keys';
-import { authPlugin, readCookie } from './plugin';
+import type { AppContext } from '../context';
+import { paginate, readPage } from '../lib/http';
+import { consumeLink, requestMagicLink, SENT, SIGNUP_ANSWERS, signUp } from '../workflows/sign-in';
+import { clientAddress } from '../modules/links/address';
+import { createApiKey, listApiKeys, revokeApiKey, throwIfBadScopes, type ApiKeyRecord } from '../modules/auth/keys';
+import { authPlugin, readCookie } from '../modules/auth/plugin';
 import {
   ApiKeyParams,
   ApiKeyResponses,
@@ -15,10 +15,11 @@ import {
   MagicLinkQuery,
   SessionResponses,
   SignUpBody,
-} from './model';
-import { takeSignInRequest } from './limit';
+} from '../modules/auth/model';
+import { takeSignInRequest } from '../modules/auth/limit';
 
-import { endSession, SESSION_COOKIE, sessionCookie } from './sessions';
+import type { MagicLinkPages } from '../modules/auth/magic';
+import { endSession, SESSION_COOKIE, sessionCookie } from '../modules/auth/sessions';
 
 const publicKey = (k: ApiKeyRecord) => ({
   id: k.id,
@@ -72,9 +73,6 @@ export function apiKeyRoutes(ctx: AppContext) {
     });
 }
 
-
-/** What GET /auth/magic shows when a link signs no one in: the portal's pages, handed in by app.ts. */
-export type MagicLinkPages = { expired(): Response; revoked(reason: string | null): Response };
 
 /** Browser-facing sign-in routes; not under /v1, their links are in emails. */
 export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {

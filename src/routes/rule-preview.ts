@@ -1,11 +1,11 @@
 // POST /v1/campaigns/:id/preview: draft rules replayed on the campaign's recent events (campaigns:write).
 // Here rather than in campaigns/: the replay is the commission engine's, and campaigns/ may not import it.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { rejectNul } from '../../lib/nul';
-import { authPlugin } from '../auth/plugin';
-import { CampaignParams, CampaignResponses, PreviewBody } from '../campaigns/model';
-import { previewRules } from './preview';
+import type { AppContext } from '../context';
+import { rejectNul } from '../lib/nul';
+import { authPlugin } from '../modules/auth/plugin';
+import { CampaignParams, CampaignResponses, PreviewBody } from '../modules/campaigns/model';
+import { previewRules } from '../modules/commissions/preview';
 
 export function rulePreviewRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Campaigns'] })

@@ -3,16 +3,16 @@
 // (DESIGN.md "Batch ingest"). The two one-event routes go through the group commit.
 import { Value } from '@sinclair/typebox/value';
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { AppError, invalidField } from '../../lib/errors';
-import { paginate, readPage } from '../../lib/http';
-import { parseMajor } from '../../lib/money';
-import type { EventInput } from '../../workflows/record-event';
-import { recordEvents } from '../../workflows/record-events';
-import { authPlugin, ownPartnerId } from '../auth/plugin';
-import { recordThroughGroupCommit } from '../../workflows/group-commit';
-import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from './model';
-import { checkIdempotencyKey, listEvents, type EventRecord } from './service';
+import type { AppContext } from '../context';
+import { AppError, invalidField } from '../lib/errors';
+import { paginate, readPage } from '../lib/http';
+import { parseMajor } from '../lib/money';
+import type { EventInput } from '../workflows/record-event';
+import { recordEvents } from '../workflows/record-events';
+import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
+import { recordThroughGroupCommit } from '../workflows/group-commit';
+import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from '../modules/events/model';
+import { checkIdempotencyKey, listEvents, type EventRecord } from '../modules/events/service';
 
 const eventBody = (e: EventRecord) => ({
   id: e.id,

@@ -1,11 +1,11 @@
 // Partner group routes: create, list, read, update (served unprefixed and under /v1).
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { paginate, readPage } from '../../lib/http';
-import { rejectNul } from '../../lib/nul';
-import { authPlugin } from '../auth/plugin';
-import { CreateGroupBody, GroupParams, GroupResponses, ListGroupsQuery, UpdateGroupBody } from './model';
-import { createGroup, getGroup, listGroups, updateGroup } from './service';
+import type { AppContext } from '../context';
+import { paginate, readPage } from '../lib/http';
+import { rejectNul } from '../lib/nul';
+import { authPlugin } from '../modules/auth/plugin';
+import { CreateGroupBody, GroupParams, GroupResponses, ListGroupsQuery, UpdateGroupBody } from '../modules/groups/model';
+import { createGroup, getGroup, listGroups, updateGroup } from '../modules/groups/service';
 
 export function groupRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Groups'] })

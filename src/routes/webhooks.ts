@@ -1,9 +1,9 @@
 // Webhook management routes (SPEC section 4 "Webhook management"). Registration needs the admin
 // key; everything else accepts the admin key or a scoped key with webhooks:read / webhooks:write.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { paginate, readPage } from '../../lib/http';
-import { authPlugin } from '../auth/plugin';
+import type { AppContext } from '../context';
+import { paginate, readPage } from '../lib/http';
+import { authPlugin } from '../modules/auth/plugin';
 import {
   CreateEndpointBody,
   DeleteQuery,
@@ -15,7 +15,7 @@ import {
   TestQuery,
   UpdateEndpointBody,
   WebhookResponses,
-} from './model';
+} from '../modules/webhooks/model';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -27,9 +27,8 @@ import {
   rotateSecret,
   testSend,
   updateEndpoint,
-} from './service';
+} from '../modules/webhooks/service';
 
-export { createDispatcher, type Dispatcher } from './dispatcher';
 
 export function webhookRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Webhooks'] })

@@ -1,15 +1,15 @@
 // Payout routes: run, list, detail, mark-paid / mark-failed, CSV export. Partner keys see their own.
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { forbidden, notFound } from '../../lib/errors';
-import { paginate, readPage } from '../../lib/http';
-import { runPayouts, throwIfLocked } from '../../workflows/run-payouts';
-import { authPlugin, ownPartnerId, requirePartner } from '../auth/plugin';
-import type { Principal } from '../auth/scopes';
-import { actorOf } from '../commissions/lifecycle';
-import { CsvAnswer, CsvQuery, FailBody, ListPayoutsQuery, PaidBody, PayoutParams, PayoutResponses } from './model';
-import { payoutProvider } from './provider';
-import { findPayoutRow, listPayouts, markPayoutFailed, markPayoutPaid, payoutDetail, payoutsCsv, type PayoutFilter } from './service';
+import type { AppContext } from '../context';
+import { forbidden, notFound } from '../lib/errors';
+import { paginate, readPage } from '../lib/http';
+import { runPayouts, throwIfLocked } from '../workflows/run-payouts';
+import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin';
+import type { Principal } from '../modules/auth/scopes';
+import { actorOf } from '../modules/commissions/lifecycle';
+import { CsvAnswer, CsvQuery, FailBody, ListPayoutsQuery, PaidBody, PayoutParams, PayoutResponses } from '../modules/payouts/model';
+import { payoutProvider } from '../modules/payouts/provider';
+import { findPayoutRow, listPayouts, markPayoutFailed, markPayoutPaid, payoutDetail, payoutsCsv, type PayoutFilter } from '../modules/payouts/service';
 
 /** The filter as asked, narrowed to the caller's own partner for partner principals. */
 function scopedFilter(principal: Principal, query: { partnerId?: string; status?: PayoutFilter['status']; currency?: string }): PayoutFilter {

@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'bun';
 import { Elysia } from 'elysia';
-import type { AppContext } from '../../context';
-import { clientAddress } from './address';
-import type { LinkTarget } from './cache';
-import { page } from './page';
-import { linkRuntime } from './runtime';
-import { SLUG_PATTERN } from './service';
+import type { AppContext } from '../context';
+import { clientAddress } from '../modules/links/address';
+import type { LinkTarget } from '../modules/links/cache';
+import { page } from '../modules/links/page';
+import { linkRuntime } from '../modules/links/runtime';
+import { SLUG_PATTERN } from '../modules/links/service';
 
-const CLIENT_JS = readFileSync(join(import.meta.dir, 'client.js'), 'utf8');
+const CLIENT_JS = readFileSync(join(import.meta.dir, '../modules/links/client.js'), 'utf8');
 const CLIENT_ETAG = `"${Bun.hash(CLIENT_JS).toString(36)}"`;
 
 const notFoundPage = (headers: Record<string, string>) =>

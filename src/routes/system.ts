@@ -1,8 +1,8 @@
 // Operational routes: liveness, readiness, metrics.
 import { Elysia, t } from 'elysia';
-import type { AppContext } from '../../context';
-import { migrationsApplied } from '../../db/migrate';
-import { ErrorResponse, errors } from '../../lib/http';
+import type { AppContext } from '../context';
+import { migrationsApplied } from '../db/migrate';
+import { ErrorResponse, errors } from '../lib/http';
 
 const Ok = t.Object({ ok: t.Literal(true) });
 
