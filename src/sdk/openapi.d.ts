@@ -3186,7 +3186,7 @@ export interface operations {
                          * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        status: "applied" | "declined" | "pending" | "active" | "revoked";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -3350,7 +3350,7 @@ export interface operations {
                          * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        status: "applied" | "declined" | "pending" | "active" | "revoked";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -3547,7 +3547,7 @@ export interface operations {
                          * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        status: "applied" | "declined" | "pending" | "active" | "revoked";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -3859,7 +3859,7 @@ export interface operations {
                          * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        status: "applied" | "declined" | "pending" | "active" | "revoked";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -4030,7 +4030,7 @@ export interface operations {
                          * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        status: "applied" | "declined" | "pending" | "active" | "revoked";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -4223,7 +4223,7 @@ export interface operations {
                          * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        status: "applied" | "declined" | "pending" | "active" | "revoked";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -4409,7 +4409,7 @@ export interface operations {
                          * @description applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.
                          * @enum {string}
                          */
-                        status: "pending" | "active" | "revoked" | "applied" | "declined";
+                        status: "applied" | "declined" | "pending" | "active" | "revoked";
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z

@@ -3,6 +3,7 @@
 import type { Children } from '@kitajs/html';
 import { EXPONENTS, formatMinor, scaleDecimal } from '../lib/money';
 import { DAY } from '../lib/time';
+import type { PartnerStatus } from '../modules/partners/model';
 
 // ---------------------------------------------------------------------------------------------
 // Attributes
@@ -105,21 +106,21 @@ export function payoutBadge(p: { status: string; paidAt?: string | null; failure
   }
 }
 
-export function partnerBadge(p: { status: string }): { tone: Tone; label: string; title: string } {
-  switch (p.status) {
-    case 'pending':
-      return { tone: 'grey', label: 'Invited', title: 'Invited: active once the partner opens the emailed sign-in link' };
-    case 'active':
-      return { tone: 'green', label: 'Active', title: 'Active: links record clicks and earn commissions' };
-    case 'revoked':
-      return { tone: 'red', label: 'Revoked', title: 'Revoked: links record nothing and the partner cannot sign in until reinstated' };
-    case 'applied':
-      return { tone: 'amber', label: 'Applied', title: 'Applied: waiting for review; approving sends the invite' };
-    case 'declined':
-      return { tone: 'red', label: 'Declined', title: 'Declined: the application was turned down; the partner cannot sign in' };
-    default:
-      return { tone: 'grey', label: p.status, title: p.status };
-  }
+const PARTNER_BADGES: Record<PartnerStatus, { tone: Tone; label: string; title: string }> = {
+  applied: { tone: 'amber', label: 'Applied', title: 'Applied: waiting for review; approving sends the invite' },
+  declined: { tone: 'red', label: 'Declined', title: 'Declined: the application was turned down; the partner cannot sign in' },
+  pending: { tone: 'grey', label: 'Invited', title: 'Invited: active once the partner opens the emailed sign-in link' },
+  active: { tone: 'green', label: 'Active', title: 'Active: links record clicks and earn commissions' },
+  revoked: { tone: 'red', label: 'Revoked', title: 'Revoked: links record nothing and the partner cannot sign in until reinstated' },
+};
+
+/**
+ * A partner's status badge. `status` must be typed PartnerStatus itself, all five states: a read
+ * model typed with fewer (say pending | active | revoked) would show an applicant as invited, so a
+ * narrower union does not compile here ("not assignable to type 'never'").
+ */
+export function partnerBadge<S extends PartnerStatus>(p: { status: S & ([PartnerStatus] extends [S] ? unknown : never) }): { tone: Tone; label: string; title: string } {
+  return PARTNER_BADGES[p.status];
 }
 
 // ---------------------------------------------------------------------------------------------

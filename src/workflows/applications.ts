@@ -32,7 +32,7 @@ export async function approveApplication(ctx: AppContext, id: string): Promise<P
     // one statement decides: two admins approving at once, or approve racing decline, change it once
     const [row] = await tx<{ id: string }[]>`
       update partners set approved_at = now(), updated_at = now()
-      where id = ${id} and applied_at is not null and approved_at is null and declined_at is null and revoked_at is null
+      where id = ${id} and partner_status(partners) = 'applied'
       returning id`;
     if (!row) return notWaiting(tx, id, 'approve');
     const partner = (await findPartner(tx, id))!;
@@ -49,7 +49,7 @@ export async function declineApplication(ctx: AppContext, id: string, input: { r
   const partner = await ctx.sql.begin(async (tx) => {
     const [row] = await tx<{ id: string }[]>`
       update partners set declined_at = now(), decline_reason = ${reason}, updated_at = now()
-      where id = ${id} and applied_at is not null and approved_at is null and declined_at is null and revoked_at is null
+      where id = ${id} and partner_status(partners) = 'applied'
       returning id`;
     if (!row) return notWaiting(tx, id, 'decline');
     const partner = (await findPartner(tx, id))!;

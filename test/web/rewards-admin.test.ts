@@ -281,6 +281,30 @@ describe('which rules paid, and recruit overrides', () => {
   });
 });
 
+describe('recruits that applied', () => {
+  test("Ada's page shows each recruit's own status: an application waiting is Applied, a declined one Declined, not Invited", async () => {
+    expect((await svc.api('PATCH', '/v1/settings', { body: { partnerSignup: 'review' } })).status).toBe(200);
+    // two people apply through Ada's recruiting link; one of them is declined
+    for (const email of ['dee@example.com', 'eve@example.com']) {
+      const res = await svc.api('POST', '/auth/signup', { key: null, body: { email, name: email.slice(0, 3), ref: ada } });
+      expect(res.status).toBe(202);
+    }
+    const applicant = async (email: string) => (await svc.sql`select id from partners where email = ${email}`)[0]!.id as string;
+    const [dee, eve] = [await applicant('dee@example.com'), await applicant('eve@example.com')];
+    expect((await svc.api('POST', `/v1/partners/${eve}/decline`, { body: { reason: 'not a fit' } })).status).toBe(200);
+    expect((await svc.api('PATCH', '/v1/settings', { body: { partnerSignup: 'closed' } })).status).toBe(200);
+
+    await page.goto(`${svc.url}/admin/partners/${ada}`);
+    const badge = (id: string) => page.locator(`#recruits-table tr[data-id="${id}"] [data-label=Status] .badge`);
+    expect([await badge(dee).textContent(), await badge(eve).textContent()]).toEqual(['Applied', 'Declined']);
+    // the same words as the partners list and each partner's own page
+    await page.goto(`${svc.url}/admin/partners/${dee}`);
+    expect(await page.textContent('#partner-status')).toBe('Applied');
+    await page.goto(`${svc.url}/admin/partners/${ada}#recruits`);
+    await shoot(page, 'rewards-recruit-statuses');
+  });
+});
+
 describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
   test('a tier row, the recruiter percent; bad values beside their fields, nothing saved', async () => {
     await page.goto(`${svc.url}/admin/campaigns/${pro}/edit`);

@@ -7,6 +7,7 @@ import { recordIdentityNetwork } from '../fraud/service';
 import { destinationProblem, findCampaign, partnerHoldsCampaign } from '../campaigns/service';
 import { splitDestination, type LinkTarget } from './cache';
 import type { LinkRecord } from './model';
+import type { PartnerStatus } from '../partners/model';
 
 export type Link = typeof LinkRecord.static;
 
@@ -86,15 +87,13 @@ export async function createLink(
     if (problem) throw invalidField('destinationUrl', problem);
   }
   const [partner] = isId('partner', input.partnerId)
-    ? await sql<{ id: string; revoked_at: Date | null; waiting: boolean; declined: boolean }[]>`
-        select id, revoked_at, (applied_at is not null and approved_at is null and declined_at is null) as waiting, declined_at is not null as declined
-        from partners where id = ${input.partnerId}`
+    ? await sql<{ id: string; status: PartnerStatus }[]>`select id, partner_status(p) as status from partners p where id = ${input.partnerId}`
     : [];
   if (!partner) throw notFound('partner');
-  if (partner.revoked_at) throw forbidden('the partner is revoked and cannot create links');
+  if (partner.status === 'revoked') throw forbidden('the partner is revoked and cannot create links');
   // an application is not a partner yet: nothing of it can be promoted before an admin approves it
-  if (partner.waiting) throw conflict('the partner is an application waiting for review; approve it before creating links');
-  if (partner.declined) throw conflict('the partner\'s application was declined; it cannot have links');
+  if (partner.status === 'applied') throw conflict('the partner is an application waiting for review; approve it before creating links');
+  if (partner.status === 'declined') throw conflict('the partner\'s application was declined; it cannot have links');
   const campaign = await findCampaign(sql, input.campaignId);
   if (!campaign) throw notFound('campaign');
   if (campaign.archivedAt) throw conflict('the campaign is archived; unarchive it to create links');
@@ -145,7 +144,7 @@ export async function listLinks(
 export async function loadLinkTarget(sql: Sql, slug: string): Promise<LinkTarget | null> {
   const [row] = await sql<{ id: string; partner_id: string; campaign_id: string; destination_url: string; revoked: boolean }[]>`
     select l.id, l.partner_id, l.campaign_id, coalesce(l.destination_url, c.destination_url) as destination_url,
-      p.revoked_at is not null as revoked
+      partner_status(p) = 'revoked' as revoked
     from links l
     join campaigns c on c.id = l.campaign_id
     join partners p on p.id = l.partner_id

@@ -5,6 +5,14 @@ import { errors, listOf, PageQuery, Timestamp } from '../../lib/http';
 import { Metadata } from '../../lib/metadata';
 import { CommissionSnapshot } from '../campaigns/rules';
 
+/**
+ * A partner's status, in the order of its life: an application (`applied`, then `declined` or
+ * approved), invited (`pending`), signed in (`active`), suspended (`revoked`). The database derives
+ * it in one place, the SQL function partner_status(p) (migration 0031); every read takes it from there.
+ */
+export const PARTNER_STATUSES = ['applied', 'declined', 'pending', 'active', 'revoked'] as const;
+export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
+
 const CampaignIds = t.Array(t.String({ maxLength: 64 }), { maxItems: 1000 });
 const GroupId = t.Nullable(t.String({ maxLength: 64, description: 'The partner group (grp_…) whose rules win over the campaign’s; null: none.' }));
 const ReferredBy = t.Nullable(t.String({ maxLength: 64, description: 'The recruiter (a partner id, not this partner) who earns recruit_override commissions on this partner’s; null: none.' }));
@@ -60,9 +68,10 @@ export const ListPartnersQuery = t.Object({
   email: t.Optional(t.String({ maxLength: 254 })),
   // t.Union of literals: an absent optional UnionEnum would be filled with its first value
   status: t.Optional(
-    t.Union([t.Literal('applied'), t.Literal('declined'), t.Literal('pending'), t.Literal('active'), t.Literal('revoked')], {
-      description: 'Only partners in this status; `applied` is the applications queue.',
-    }),
+    t.Union(
+      PARTNER_STATUSES.map((s) => t.Literal(s)),
+      { description: 'Only partners in this status; `applied` is the applications queue.' },
+    ),
   ),
   groupId: t.Optional(t.String({ maxLength: 64, description: 'Only the members of this group.' })),
   ...PageQuery,
@@ -72,7 +81,7 @@ export const PartnerParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 // ---- answers
 
-const PartnerStatus = t.UnionEnum(['pending', 'active', 'revoked', 'applied', 'declined'], {
+const PartnerStatusSchema = t.UnionEnum([...PARTNER_STATUSES], {
   description: 'applied: an application waiting for review; declined: the application was turned down; pending until the invite is used; revoked while suspended.',
 });
 
@@ -85,7 +94,7 @@ export const PartnerRecord = t.Object({
   id: t.String({ examples: ['ptn_01jd8x0000000000000000000a'] }),
   email: t.String(),
   name: t.String(),
-  status: PartnerStatus,
+  status: PartnerStatusSchema,
   activatedAt: t.Nullable(Timestamp),
   createdAt: Timestamp,
   revokedAt: t.Nullable(Timestamp),

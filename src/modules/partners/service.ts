@@ -17,46 +17,13 @@ import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
 import { checkGroupId } from '../groups/service';
 import { enqueueEvent } from '../webhooks/outbox';
 import type { ApplicationAnswers } from '../../lib/fields';
-import type { PartnerRecord, SnapshotRecord } from './model';
+import type { PartnerRecord, PartnerStatus, SnapshotRecord } from './model';
 
 export type Partner = typeof PartnerRecord.static;
-export type PartnerStatus = Partner['status'];
-
-/** The columns the status is read from; applied/approved/declined only exist for applications. */
-type StatusRow = {
-  activated_at: Date | null;
-  revoked_at: Date | null;
-  applied_at?: Date | null;
-  approved_at?: Date | null;
-  declined_at?: Date | null;
-};
-
-export function partnerStatus(row: StatusRow): PartnerStatus {
-  if (row.revoked_at) return 'revoked';
-  if (row.declined_at) return 'declined';
-  if (row.applied_at && !row.approved_at) return 'applied';
-  return row.activated_at ? 'active' : 'pending';
-}
-
-/** The SQL twin of partnerStatus, for the list filter (`p` is the partners alias). */
-function statusCondition(sql: Tx, status: PartnerStatus) {
-  switch (status) {
-    case 'revoked':
-      return sql`p.revoked_at is not null`;
-    case 'declined':
-      return sql`p.revoked_at is null and p.declined_at is not null`;
-    case 'applied':
-      return sql`p.revoked_at is null and p.declined_at is null and p.applied_at is not null and p.approved_at is null`;
-    case 'active':
-      return sql`p.revoked_at is null and p.declined_at is null and (p.applied_at is null or p.approved_at is not null) and p.activated_at is not null`;
-    case 'pending':
-      return sql`p.revoked_at is null and p.declined_at is null and (p.applied_at is null or p.approved_at is not null) and p.activated_at is null`;
-  }
-}
-
 /** The columns SELECT_PARTNER reads. */
 type PartnerRow = {
   id: string;
+  status: PartnerStatus;
   email: string;
   name: string;
   activated_at: Date | null;
@@ -102,7 +69,7 @@ function toPartner(row: PartnerRow): Partner {
     id: row.id,
     email: row.email,
     name: row.name,
-    status: partnerStatus(row),
+    status: row.status,
     activatedAt: iso(row.activated_at),
     createdAt: iso(row.created_at)!,
     revokedAt: iso(row.revoked_at),
@@ -121,7 +88,7 @@ function toPartner(row: PartnerRow): Partner {
 }
 
 const SELECT_PARTNER = (sql: Tx) => sql`
-  select p.id, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
+  select p.id, partner_status(p) as status, p.email, p.name, p.activated_at, p.created_at, p.revoked_at, p.revoke_reason,
     p.billing_connect_account_id, p.payout_email, p.metadata, p.group_id, p.referred_by,
     p.applied_at, p.approved_at, p.declined_at, p.decline_reason, p.application_answers, p.notifications,
     coalesce((select array_agg(pc.campaign_id order by pc.campaign_id) from partner_campaigns pc where pc.partner_id = p.id), '{}') as campaign_ids
@@ -154,7 +121,7 @@ export async function listPartners(
     where true
       ${filter.email !== undefined ? sql`and p.email = ${filter.email.toLowerCase()}` : sql``}
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
-      ${filter.status !== undefined ? sql`and ${statusCondition(sql, filter.status)}` : sql``}
+      ${filter.status !== undefined ? sql`and partner_status(p) = ${filter.status}` : sql``}
       ${filter.groupId !== undefined ? sql`and p.group_id = ${filter.groupId}` : sql``}
       ${filter.cursor ? sql`and p.id < ${filter.cursor}` : sql``}
     order by p.id desc
@@ -391,8 +358,7 @@ export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promis
 export async function activatePartner(tx: Tx, id: string): Promise<void> {
   const [row] = await tx<{ id: string; email: string; name: string; activated_at: Date }[]>`
     update partners set activated_at = now(), updated_at = now()
-    where id = ${id} and activated_at is null and revoked_at is null
-      and declined_at is null and (applied_at is null or approved_at is not null)
+    where id = ${id} and partner_status(partners) = 'pending'
     returning id, email, name, activated_at`;
   if (!row) return;
   await enqueueEvent(tx, 'partner.activated', {

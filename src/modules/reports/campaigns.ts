@@ -3,6 +3,7 @@
 // per-endpoint webhook health with the exact bodies that were sent.
 import type { Sql } from '../../db';
 import { envelopeBody } from '../webhooks/service';
+import type { PartnerStatus } from '../partners/model';
 
 /** A half-open time range [start, end). */
 export type Span = { start: Date; end: Date };
@@ -89,7 +90,7 @@ export async function campaignTotals(sql: Sql, input: { campaignId: string } & S
   return found ?? { campaignId: input.campaignId, partners: 0, money: [], ...ZERO };
 }
 
-export type CampaignPartner = Numbers & { id: string; name: string; email: string; status: 'pending' | 'active' | 'revoked' };
+export type CampaignPartner = Numbers & { id: string; name: string; email: string; status: PartnerStatus };
 
 /**
  * The partners holding a campaign, with their numbers in it for the range (money in the campaign's
@@ -121,7 +122,7 @@ export async function campaignPartners(
       group by 1
     )
     select p.id, p.name, p.email,
-           case when p.revoked_at is not null then 'revoked' when p.activated_at is not null then 'active' else 'pending' end as status,
+           partner_status(p) as status,
            coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
            coalesce(m.n, 0)::bigint as commissions, count(*) over ()::int as total
     from partner_campaigns pc

@@ -12,7 +12,7 @@
 // Money is never added across currencies: every sum names one currency.
 import type { Sql } from '../../db';
 import { idFloor } from '../../lib/ids';
-import { partnerStatus, type PartnerStatus } from '../partners/service';
+import type { PartnerStatus } from '../partners/model';
 
 /** A half-open time range; `start` null is all time. */
 export type Span = { start: Date | null; end: Date };
@@ -46,12 +46,10 @@ type StatsQueryRow = {
   id: string;
   name: string;
   email: string;
+  status: PartnerStatus;
   created_at: Date;
   activated_at: Date | null;
   revoked_at: Date | null;
-  applied_at: Date | null;
-  approved_at: Date | null;
-  declined_at: Date | null;
   billing_connect_account_id: string | null;
   group_id: string | null;
   clicks: number;
@@ -64,10 +62,10 @@ type StatsQueryRow = {
 const idRange = (sql: Sql, column: string, kind: 'attribution' | 'commission', span: Span) =>
   sql`${span.start ? sql`and ${sql(column)} >= ${idFloor(kind, span.start)}` : sql``} and ${sql(column)} < ${idFloor(kind, span.end)}`;
 
-// applications (applied, declined) read as the API reads them
-const statusOf = partnerStatus;
-/** The "invited" filter: pending, so never an application still waiting or declined. */
-const INVITED = (sql: Sql) => sql`and p.revoked_at is null and p.activated_at is null and p.declined_at is null and (p.applied_at is null or p.approved_at is not null)`;
+/** The list's status filter: "invited" is the status `pending` (never an application waiting or declined). */
+const STATUS_OF_FILTER: Record<PartnerStatusFilter, PartnerStatus> = { invited: 'pending', active: 'active', revoked: 'revoked' };
+const statusFilter = (sql: Sql, status: PartnerStatusFilter | undefined) =>
+  status === undefined ? sql`` : sql`and partner_status(p) = ${STATUS_OF_FILTER[status]}`;
 /** The list's group filter: one group's members, 'none' for partners in no group, undefined for all. */
 const groupFilter = (sql: Sql, group: string | undefined) =>
   group === undefined ? sql`` : group === 'none' ? sql`and p.group_id is null` : sql`and p.group_id = ${group}`;
@@ -101,16 +99,14 @@ export async function partnerStats(
   const span = input.span;
   const rows = await sql<StatsQueryRow[]>`
     with matched as (
-      select p.id, p.name, p.email, p.created_at, p.activated_at, p.revoked_at, p.applied_at, p.approved_at, p.declined_at, p.billing_connect_account_id, p.group_id,
+      select p.id, p.name, p.email, partner_status(p) as status, p.created_at, p.activated_at, p.revoked_at, p.billing_connect_account_id, p.group_id,
         lower(p.name) as sort_name,
-        case when p.revoked_at is not null then 2 when p.activated_at is null then 1 else 0 end as status_rank,
+        case partner_status(p) when 'active' then 0 when 'revoked' then 2 else 1 end as status_rank,
         count(*) over () as total
       from partners p
       where true
         ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
-        ${input.status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
-        ${input.status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
-        ${input.status === 'invited' ? INVITED(sql) : sql``}
+        ${statusFilter(sql, input.status)}
         ${groupFilter(sql, input.group)}
       ${onPartner ? sql`order by ${inner[input.sort.key]!} ${dir}, p.id desc limit ${input.limit} offset ${input.offset}` : sql``}
     ),
@@ -154,7 +150,7 @@ export async function partnerStats(
       id: r.id,
       name: r.name,
       email: r.email,
-      status: statusOf(r),
+      status: r.status,
       createdAt: r.created_at,
       activatedAt: r.activated_at,
       revokedAt: r.revoked_at,
@@ -174,9 +170,7 @@ async function countPartners(sql: Sql, like: string | null, status: PartnerStatu
     select count(*)::int as n from partners p
     where true
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
-      ${status === 'revoked' ? sql`and p.revoked_at is not null` : sql``}
-      ${status === 'active' ? sql`and p.revoked_at is null and p.activated_at is not null` : sql``}
-      ${status === 'invited' ? INVITED(sql) : sql``}
+      ${statusFilter(sql, status)}
       ${groupFilter(sql, group)}`;
   return row!.n;
 }
@@ -392,7 +386,6 @@ async function customerCount(sql: Sql, partnerId: string): Promise<number> {
 export async function partnersByIds(sql: Sql, ids: string[]): Promise<{ id: string; name: string; email: string; status: PartnerStatsRow['status'] }[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const rows = await sql<{ id: string; name: string; email: string; activated_at: Date | null; revoked_at: Date | null; applied_at: Date | null; approved_at: Date | null; declined_at: Date | null }[]>`
-    select id, name, email, activated_at, revoked_at, applied_at, approved_at, declined_at from partners where id = any(${unique}) order by lower(name), id`;
-  return rows.map((r) => ({ id: r.id, name: r.name, email: r.email, status: statusOf(r) }));
+  return sql<{ id: string; name: string; email: string; status: PartnerStatus }[]>`
+    select id, name, email, partner_status(p) as status from partners p where id = any(${unique}) order by lower(name), id`;
 }

@@ -1,11 +1,12 @@
 // The rewards pages' reads: a recruiter's recruits with the override commissions each brought, and
 // what an override commission was earned on (the recruit behind it), for the admin and the portal.
 import type { Sql } from '../../db';
+import type { PartnerStatus } from '../partners/model';
 
 export type Recruit = {
   id: string;
   name: string;
-  status: 'pending' | 'active' | 'revoked';
+  status: PartnerStatus;
   createdAt: Date;
   /** override commissions the recruiter earned on this recruit, per currency, reversed ones left out (minor units) */
   earnings: { currency: string; amount: bigint }[];
@@ -16,9 +17,9 @@ export type Recruit = {
  * override earnings on it: the recruiter's commissions whose source commission is the recruit's.
  */
 export async function recruitsOf(sql: Sql, input: { recruiterId: string; limit: number }): Promise<{ recruits: Recruit[]; total: number }> {
-  const rows = await sql<{ id: string; name: string; created_at: Date; activated_at: Date | null; revoked_at: Date | null; total: number; earnings: { currency: string; amount: string }[] | null }[]>`
+  const rows = await sql<{ id: string; name: string; status: PartnerStatus; created_at: Date; total: number; earnings: { currency: string; amount: string }[] | null }[]>`
     with mine as (
-      select p.id, p.name, p.created_at, p.activated_at, p.revoked_at, count(*) over ()::int as total
+      select p.id, p.name, partner_status(p) as status, p.created_at, count(*) over ()::int as total
       from partners p
       where p.referred_by = ${input.recruiterId}
       order by p.id desc
@@ -41,7 +42,7 @@ export async function recruitsOf(sql: Sql, input: { recruiterId: string; limit: 
     recruits: rows.map((r) => ({
       id: r.id,
       name: r.name,
-      status: r.revoked_at ? 'revoked' : r.activated_at ? 'active' : 'pending',
+      status: r.status,
       createdAt: r.created_at,
       earnings: (r.earnings ?? []).map((e) => ({ currency: e.currency, amount: BigInt(e.amount) })),
     })),
