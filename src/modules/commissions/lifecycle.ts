@@ -101,22 +101,31 @@ export async function reverseCommissionIn(tx: Tx, input: { id: string; actor: st
     where id = ${input.id}
     returning ${tx([...COMMISSION_COLUMNS])}`;
   await recordTransition(tx, { id: input.id, from: current.status, to: 'reversed', actor: input.actor, reason: input.reason });
-  if (current.status === 'paid' && row!.amount > 0n) {
-    await tx`
-      insert into clawbacks (commission_id, partner_id, currency, amount, reason)
-      values (${row!.id}, ${row!.partner_id}, ${row!.currency}, ${row!.amount}, ${input.reason})`;
-  }
-  await enqueueEvent(tx, 'commission.reversed', {
-    commissionId: row!.id,
-    partnerId: row!.partner_id,
-    amount: formatMinor(row!.amount, row!.currency),
-    currency: row!.currency,
-    reason: input.reason,
-  });
+  await clawBackAndReport(tx, row!, { wasPaid: current.status === 'paid', clawback: row!.amount, reason: input.reason });
   // the recruiter's override goes with it (one level: an override has none of its own)
   const override = await liveOverrideOf(tx, input.id);
   if (override) await reverseCommissionIn(tx, { id: override.id, actor: input.actor, reason: input.reason });
   return commissionView(row!);
+}
+
+/**
+ * The tail of a reversal or a reduction: money already paid out comes back as a clawback (a negative
+ * line in the partner's next payout) of `clawback`, and commission.reversed says what the commission
+ * amounts to now (`row`, as updated).
+ */
+async function clawBackAndReport(tx: Tx, row: CommissionRow, change: { wasPaid: boolean; clawback: bigint; reason: string }): Promise<void> {
+  if (change.wasPaid && change.clawback > 0n) {
+    await tx`
+      insert into clawbacks (commission_id, partner_id, currency, amount, reason)
+      values (${row.id}, ${row.partner_id}, ${row.currency}, ${change.clawback}, ${change.reason})`;
+  }
+  await enqueueEvent(tx, 'commission.reversed', {
+    commissionId: row.id,
+    partnerId: row.partner_id,
+    amount: formatMinor(row.amount, row.currency),
+    currency: row.currency,
+    reason: change.reason,
+  });
 }
 
 /** The live recruit_override commission on a commission, if any. */
@@ -148,18 +157,7 @@ export async function reduceCommissionIn(
   await tx`
     insert into commission_adjustments (commission_id, amount_before, amount_after, reason, actor, detail)
     values (${input.id}, ${current.amount}, ${input.amount}, ${input.reason}, ${input.actor}, ${input.detail ?? null})`;
-  if (current.status === 'paid') {
-    await tx`
-      insert into clawbacks (commission_id, partner_id, currency, amount, reason)
-      values (${row!.id}, ${row!.partner_id}, ${row!.currency}, ${current.amount - input.amount}, ${input.reason})`;
-  }
-  await enqueueEvent(tx, 'commission.reversed', {
-    commissionId: row!.id,
-    partnerId: row!.partner_id,
-    amount: formatMinor(row!.amount, row!.currency),
-    currency: row!.currency,
-    reason: input.reason,
-  });
+  await clawBackAndReport(tx, row!, { wasPaid: current.status === 'paid', clawback: current.amount - input.amount, reason: input.reason });
   // the override follows in proportion: what is left of it is what is left of the recruit's, of its accrued amount
   const override = await liveOverrideOf(tx, input.id);
   if (override) {
