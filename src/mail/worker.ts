@@ -6,6 +6,7 @@
 // "sent" commit; then the email goes out twice, with the same Message-ID.
 import type { AppContext } from '../context';
 import type { Sql } from '../db';
+import { createWakeLoop } from '../db/wake-loop';
 import type { Mailer } from './index';
 import { loadBrand, type MailSettings } from './brand';
 import { composeEmail, messageIdOf, toMessage } from './compose';
@@ -47,12 +48,6 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
   const batch = Math.max(1, options.batch ?? 8);
   const lease = leaseMsOf(ctx);
   const log = ctx.log.child({ component: 'mail' });
-
-  let running = false;
-  let current: Promise<void> | undefined;
-  let again = false;
-  let poller: ReturnType<typeof setInterval> | undefined;
-  let unlisten: (() => Promise<void>) | undefined;
 
   /** Turns each due email to the admins into one row per ADMIN_EMAILS address (sent like any other). */
   async function fanOut(): Promise<void> {
@@ -123,62 +118,34 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
     await sql`update email_outbox set status = 'sent', sent_at = now(), lease_until = null, last_error = null where id = ${row.id} and status = 'pending'`;
   }
 
-  async function pump(): Promise<void> {
-    do {
-      again = false;
-      while (running) {
-        await fanOut();
-        const rows = await claim();
-        if (rows.length === 0) break;
-        const brand = await loadBrand(sql, ctx.config.baseUrl);
-        await Promise.all(rows.map((row) => sendOne(row, brand).catch((error) => log.error('recording an email failed', { emailId: row.id, error }))));
-      }
-    } while (again && running);
+  /** One pass: fan out the admins' emails, then claim and send until nothing is due. */
+  async function sendDue(): Promise<void> {
+    while (loop.running) {
+      await fanOut();
+      const rows = await claim();
+      if (rows.length === 0) break;
+      const brand = await loadBrand(sql, ctx.config.baseUrl);
+      await Promise.all(rows.map((row) => sendOne(row, brand).catch((error) => log.error('recording an email failed', { emailId: row.id, error }))));
+    }
   }
 
-  function wake(): void {
-    if (!running) return;
-    if (current) {
-      again = true;
-      return;
-    }
-    current = pump()
-      .catch((error) => log.error('claiming emails failed', { error }))
-      .finally(() => {
-        current = undefined;
-      });
-  }
+  const loop = createWakeLoop({ sql, channel: EMAIL_CHANNEL, pollMs, log, pass: sendDue, failure: 'claiming emails failed' });
 
   return {
-    wake,
+    wake: loop.wake,
     async drain() {
-      while (current) await current;
-      wake();
-      while (current) await current;
+      await loop.idle();
+      loop.wake();
+      await loop.idle();
     },
     async start() {
-      if (running) return;
-      running = true;
+      if (loop.running) return;
       ctx.metrics.gauge('partnerd_emails_due', async () => {
         const [row] = await sql<{ n: number }[]>`select count(*)::int as n from email_outbox where status = 'pending' and next_attempt_at <= now()`;
         return row?.n ?? 0;
       });
-      poller = setInterval(wake, pollMs);
-      wake();
-      try {
-        const listener = await sql.listen(EMAIL_CHANNEL, () => wake());
-        if (running) unlisten = listener.unlisten;
-        else await listener.unlisten();
-      } catch (error) {
-        if (running) log.warn('LISTEN failed; relying on polling', { error });
-      }
+      await loop.start();
     },
-    async stop() {
-      if (!running) return;
-      running = false;
-      clearInterval(poller);
-      await unlisten?.().catch(() => undefined);
-      while (current) await current;
-    },
+    stop: loop.stop,
   };
 }
