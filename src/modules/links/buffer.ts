@@ -67,6 +67,12 @@ export class ClickBuffer {
     return this.pending.length;
   }
 
+  /** How long the oldest pending click has waited, ms; 0 when none is pending. */
+  oldestWaitMs(now = Date.now()): number {
+    const oldest = this.pending[0];
+    return oldest ? now - oldest.created_at : 0;
+  }
+
   /** Which of these clicks are still held here (waiting, or in an insert not yet finished). */
   held(ids: ReadonlySet<string>): Set<string> {
     const found = new Set<string>();
@@ -113,9 +119,8 @@ export class ClickBuffer {
    */
   backpressure(now = Date.now()): Promise<void> | null {
     if (this.overload) return this.overload.promise;
-    const oldest = this.pending[0];
     // while the database fails, waiting would only stall redirects: they go on, clicks stay buffered
-    if (!oldest || now - oldest.created_at < OVERLOAD_AGE_MS || this.closed || this.failures > 0) return null;
+    if (this.oldestWaitMs(now) < OVERLOAD_AGE_MS || this.closed || this.failures > 0) return null;
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
     const timeout = setTimeout(() => this.endOverload(), MAX_WAIT_MS);
@@ -174,10 +179,7 @@ export class ClickBuffer {
   }
 
   private afterWrite() {
-    if (this.overload) {
-      const oldest = this.pending[0];
-      if (!oldest || Date.now() - oldest.created_at < OVERLOAD_AGE_MS || this.failures > 0) this.endOverload();
-    }
+    if (this.overload && (this.oldestWaitMs() < OVERLOAD_AGE_MS || this.failures > 0)) this.endOverload();
     if (!this.closed && this.failures === 0) {
       if (this.pending.length >= EAGER_ROWS) this.startWrites();
       else if (this.pending.length > 0 && !this.timer) this.schedule(this.flushMs);
