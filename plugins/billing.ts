@@ -85,6 +85,18 @@ export interface PayoutProvider {
   send(payout: ProviderPayout): Promise<PayoutOutcome>;
 }
 
+/**
+ * Promotion codes made here, mirrored at the provider so customers can use them at checkout (Stripe:
+ * a promotion code on the campaign's coupon). A refusal throws AppError 'bad_gateway' (src/lib/errors)
+ * saying what the provider answered; the core then changes nothing.
+ */
+export interface PromotionCodeSync {
+  /** Creates the provider's promotion code for the code `id` (use it as the idempotency key); answers the provider's id. */
+  create(input: { id: string; code: string; coupon: string }): Promise<string>;
+  /** Sets it active (unarchived) or not (archived). */
+  setActive(promotionCodeId: string, active: boolean): Promise<void>;
+}
+
 export interface BillingPlugin {
   /** The URL segment: the plugin is mounted at POST /webhooks/<name>. */
   readonly name: string;
@@ -96,4 +108,6 @@ export interface BillingPlugin {
   map(event: ProviderEvent): BillingAction[];
   /** Makes payouts through the provider, when it can (optional). */
   payouts?: PayoutProvider;
+  /** Mirrors promotion codes at the provider, when it can (optional). */
+  promotionCodes?: PromotionCodeSync;
 }

@@ -1,6 +1,5 @@
 // The HTTP application: global parsing and error handling, then every module's routes. API routes
 // are served both unprefixed and under /v1 (SPEC uses both forms).
-import type { Server } from 'bun';
 import { Elysia, type AnyElysia } from 'elysia';
 import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
@@ -18,7 +17,7 @@ import { campaignRoutes } from './routes/campaigns';
 import { codeRoutes } from './routes/codes';
 import { groupRoutes } from './routes/groups';
 import { linkRoutes } from './routes/links';
-import { addCorsHeaders, rememberServer } from './modules/links/address';
+import { addCorsHeaders } from './modules/links/address';
 import { redirectRoutes } from './routes/redirect';
 import { partnerRoutes } from './routes/partners';
 import { payoutRoutes } from './routes/payouts';
@@ -36,22 +35,23 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const requestIds = new WeakMap<Request, string>();
 
 export function createApp(ctx: AppContext) {
-  const api = () =>
-    new Elysia()
-      .onParse(parseJsonObject)
-      .use(partnerRoutes(ctx))
-      .use(apiKeyRoutes(ctx))
-      .use(eventRoutes(ctx))
-      .use(commissionRoutes(ctx))
-      .use(commissionLifecycleRoutes(ctx))
-      .use(payoutRoutes(ctx))
-      .use(webhookRoutes(ctx))
-      .use(campaignRoutes(ctx))
-      .use(rulePreviewRoutes(ctx))
-      .use(codeRoutes(ctx))
-      .use(groupRoutes(ctx))
-      .use(settingsRoutes(ctx))
-      .use(linkRoutes(ctx));
+  // the API, built once and mounted under both prefixes (the same handlers, the same services)
+  const api = new Elysia()
+    .onParse(parseJsonObject)
+    .use(partnerRoutes(ctx))
+    .use(apiKeyRoutes(ctx))
+    .use(eventRoutes(ctx))
+    .use(commissionRoutes(ctx))
+    .use(commissionLifecycleRoutes(ctx))
+    .use(payoutRoutes(ctx))
+    .use(webhookRoutes(ctx))
+    .use(campaignRoutes(ctx))
+    .use(rulePreviewRoutes(ctx))
+    .use(codeRoutes(ctx))
+    .use(groupRoutes(ctx))
+    .use(settingsRoutes(ctx))
+    .use(linkRoutes(ctx));
+  const billing = billingRoutes(ctx);
 
   let self: AnyElysia | undefined;
   const app = new Elysia()
@@ -70,11 +70,11 @@ export function createApp(ctx: AppContext) {
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth
     .use(redirectRoutes(ctx))
-    .use(api())
-    .group('/v1', (v1) => v1.use(api()))
+    .use(api)
+    .group('/v1', (v1) => v1.use(api))
     // provider webhooks read their raw bytes (the signature covers them): outside the JSON parser
-    .use(billingRoutes(ctx))
-    .group('/v1', (v1) => v1.use(billingRoutes(ctx)));
+    .use(billing)
+    .group('/v1', (v1) => v1.use(billing));
   self = app;
   return app;
 }
@@ -88,8 +88,7 @@ export type App = ReturnType<typeof createApp>;
 export function createFetch(ctx: AppContext, app: App) {
   const routeOf = routeTemplates(app);
   const record = answerRecorder(ctx);
-  return async function fetch(request: Request, server?: Server<unknown>): Promise<Response> {
-    if (server) rememberServer(request, server);
+  return async function fetch(request: Request): Promise<Response> {
     const started = performance.now();
     const requestId = requestIdOf(request);
     requestIds.set(request, requestId);

@@ -1,11 +1,16 @@
 // What every module is built with: passed in, never imported as a global, so that tests can run
-// several services side by side in one process.
+// several services side by side in one process. Every object that lives as long as the process is
+// here, created once by src/server.ts createContext.
 import type { Config } from './config';
 import type { Sql } from './db';
+import type { GroupCommit } from './lib/group-commit';
 import type { Logger } from './lib/log';
 import type { Metrics } from './lib/metrics';
 import type { Mailer } from './mail';
-import type { BillingPlugin, PayoutProvider } from '../plugins/billing';
+import type { EventInput, EventOutcome } from './modules/events/intake';
+import type { HttpServerRef } from './modules/links/address';
+import type { LinkRuntime } from './modules/links/runtime';
+import type { BillingPlugin, PayoutProvider, PromotionCodeSync } from '../plugins/billing';
 
 export type AppContext = {
   config: Config;
@@ -17,4 +22,12 @@ export type AppContext = {
   billingPlugins: BillingPlugin[];
   /** How payouts are paid: the first plugin that can pay, else by hand. */
   payoutProvider: PayoutProvider;
+  /** Mirrors promotion codes at the billing provider (the first plugin that can); null: codes live here only. */
+  codeSync: PromotionCodeSync | null;
+  /** The redirect's link cache, click buffer and IP-hash salt, with their LISTENs (modules/links/runtime.ts). */
+  links: LinkRuntime;
+  /** Bun's server once serve() listens: a request's socket address (modules/links/address.ts). */
+  http: HttpServerRef;
+  /** The group commit of POST /v1/events and /attribution/events (workflows/group-commit.ts). */
+  intake: GroupCommit<EventInput, EventOutcome>;
 };

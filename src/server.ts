@@ -12,12 +12,33 @@ import { enabledBillingPlugins } from '../plugins';
 import { manualProvider } from './modules/payouts/provider';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher';
 import { shareLinkHandler } from './routes/redirect';
-import { stopLinkRuntime } from './modules/links/runtime';
+import { createLinkRuntime } from './modules/links/runtime';
+import { createEventIntake } from './workflows/group-commit';
+import { recordEvents } from './workflows/record-events';
 
+/**
+ * Every object that lives as long as the process, made once (none does I/O until serve() starts
+ * it): the mailer, the metrics, the billing plugins and what they provide, the redirect's link
+ * runtime and the event intake's group commit.
+ */
 export function createContext(config: Config, sql: Sql, log: Logger): AppContext {
+  const metrics = createMetrics();
   const billingPlugins = enabledBillingPlugins(config, sql);
-  const payoutProvider = billingPlugins.find((p) => p.payouts)?.payouts ?? manualProvider;
-  return { config, sql, log, mailer: createMailer(config, log), metrics: createMetrics(), billingPlugins, payoutProvider };
+  const ctx: AppContext = {
+    config,
+    sql,
+    log,
+    mailer: createMailer(config, log),
+    metrics,
+    billingPlugins,
+    payoutProvider: billingPlugins.find((p) => p.payouts)?.payouts ?? manualProvider,
+    codeSync: billingPlugins.find((p) => p.promotionCodes)?.promotionCodes ?? null,
+    http: { server: null },
+    links: createLinkRuntime({ sql, log, metrics, fraudClicksPerIpHour: config.fraudClicksPerIpHour }),
+    // each batch is written by recordEvents with this context (called once ctx exists)
+    intake: createEventIntake({ config, log }, (inputs) => recordEvents(ctx, inputs)),
+  };
+  return ctx;
 }
 
 export type RunningServer = {
@@ -37,6 +58,7 @@ export type RunningServer = {
 export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   const app = createApp(ctx);
   const shareLink = shareLinkRoute(ctx);
+  ctx.links.start();
   const dispatcher = createDispatcher(ctx);
   void dispatcher.start();
   const mailWorker = createMailWorker(ctx);
@@ -55,6 +77,7 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
       return Response.json({ code: 'internal', message: 'internal error' }, { status: 500 });
     },
   });
+  ctx.http.server = server;
   const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname;
   return {
     url: `http://${host}:${server.port}`,
@@ -66,7 +89,7 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
       await server.stop(false);
       await dispatcher.stop();
       await mailWorker.stop();
-      await stopLinkRuntime(ctx);
+      await ctx.links.stop();
     },
   };
 }

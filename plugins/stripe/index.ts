@@ -1,15 +1,25 @@
 // The Stripe adapter: verifies Stripe's signature on the raw body, maps Stripe events to billing
-// actions (one small function per event type in events.ts), and pays partners through Connect.
+// actions (one small function per event type in events.ts), pays partners through Connect, and
+// mirrors promotion codes as Stripe promotion codes. One API client for all of it.
 import Stripe from 'stripe';
 import type { Sql } from '../../src/db';
+import { AppError } from '../../src/lib/errors';
 import { parseMajor } from '../../src/lib/money';
-import { SignatureError, type BillingPlugin, type PayoutOutcome, type PayoutProvider, type ProviderEvent, type ProviderPayout } from '../billing';
+import {
+  SignatureError,
+  type BillingPlugin,
+  type PayoutOutcome,
+  type PayoutProvider,
+  type PromotionCodeSync,
+  type ProviderEvent,
+  type ProviderPayout,
+} from '../billing';
 import { HANDLERS } from './events';
 
 export type StripeOptions = {
   /** Mounts POST /webhooks/stripe when set. */
   webhookSecret?: string;
-  /** Enables Connect transfers when set. */
+  /** Enables Connect transfers and the promotion code sync when set. */
   secretKey?: string;
   /** Another API address (a local fake in tests, or stripe-mock); Stripe's own when unset. */
   apiUrl?: string;
@@ -74,7 +84,45 @@ export function createStripePlugin(options: StripeOptions): BillingPlugin {
       return Object.hasOwn(HANDLERS, event.type) ? HANDLERS[event.type]!(event) : [];
     },
     payouts: options.secretKey ? connectPayouts(client, options.sql) : undefined,
+    promotionCodes: options.secretKey ? promotionCodeSync(client) : undefined,
   };
+}
+
+/** A promotion code call waits at most this long (the admin or partner form is waiting for it). */
+const CODE_TIMEOUT_MS = 15_000;
+
+/**
+ * A code made here becomes a Stripe promotion code on its campaign's coupon, so customers can use it
+ * at checkout at once; archiving it here deactivates it there.
+ */
+export function promotionCodeSync(client: Stripe): PromotionCodeSync {
+  return {
+    async create({ id, code, coupon }) {
+      try {
+        // the code's id as idempotency key: a retried call never makes two Stripe codes
+        const promo = await client.promotionCodes.create(
+          { promotion: { type: 'coupon', coupon }, code, metadata: { partnerd_code_id: id } },
+          { idempotencyKey: `partnerd-code-${id}`, timeout: CODE_TIMEOUT_MS },
+        );
+        return promo.id;
+      } catch (error) {
+        throw stripeRefused(error, 'create the promotion code');
+      }
+    },
+    async setActive(promotionCodeId, active) {
+      try {
+        await client.promotionCodes.update(promotionCodeId, { active }, { timeout: CODE_TIMEOUT_MS });
+      } catch (error) {
+        throw stripeRefused(error, active ? 'reactivate the promotion code' : 'deactivate the promotion code');
+      }
+    },
+  };
+}
+
+/** A Stripe failure as a 502 naming what Stripe said: nothing was changed here. */
+function stripeRefused(error: unknown, what: string): AppError {
+  const message = error instanceof Error && error.message ? error.message.slice(0, 300).replace(/[.\s]+$/, '') : 'no answer';
+  return new AppError('bad_gateway', `Stripe could not ${what}: ${message}. Nothing was changed.`);
 }
 
 /**

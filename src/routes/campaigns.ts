@@ -5,7 +5,6 @@ import { forbidden } from '../lib/errors';
 import { paginate, readPage } from '../lib/http';
 import { rejectNul } from '../lib/nul';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
-import { invalidateLinkCache } from '../modules/links/runtime';
 import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from '../modules/campaigns/model';
 import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updateCampaign } from '../modules/campaigns/service';
 
@@ -54,7 +53,7 @@ export function campaignRoutes(ctx: AppContext) {
       async ({ params, body }) => {
         const campaign = await updateCampaign(ctx.sql, params.id, body);
         // the redirect cache holds destinations; other replicas hear of it through NOTIFY
-        if (body.destinationUrl !== undefined) invalidateLinkCache(ctx, { all: true });
+        if (body.destinationUrl !== undefined) ctx.links.invalidate({ all: true });
         return campaign;
       },
       {

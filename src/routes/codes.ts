@@ -7,10 +7,8 @@ import { rejectNul } from '../lib/nul';
 import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin';
 import { CodeParams, CodeResponses, CreateCodeBody, ListCodesQuery, UpdateCodeBody } from '../modules/codes/model';
 import { createCode, getCode, listCodes, setCodeArchived } from '../modules/codes/service';
-import { codeSync } from '../modules/codes/stripe';
 
 export function codeRoutes(ctx: AppContext) {
-  const sync = codeSync(ctx.config);
   return new Elysia({ tags: ['Promotion codes'] })
     .use(authPlugin(ctx))
     .onBeforeHandle(rejectNul)
@@ -23,7 +21,7 @@ export function codeRoutes(ctx: AppContext) {
         }
         const partnerId = own ?? body.partnerId;
         if (partnerId === undefined) throw invalidField('partnerId', 'required');
-        const code = await createCode(ctx.sql, { code: body.code, partnerId, campaignId: body.campaignId }, sync);
+        const code = await createCode(ctx.sql, { code: body.code, partnerId, campaignId: body.campaignId }, ctx.codeSync);
         set.status = 201;
         return code;
       },
@@ -68,7 +66,7 @@ export function codeRoutes(ctx: AppContext) {
     )
     .patch(
       '/codes/:id',
-      async ({ params, body }) => setCodeArchived(ctx.sql, params.id, body.archived, sync),
+      async ({ params, body }) => setCodeArchived(ctx.sql, params.id, body.archived, ctx.codeSync),
       {
         auth: 'campaigns:write',
         params: CodeParams,

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { AppError, invalidField } from '../lib/errors';
 import { paginate, readPage } from '../lib/http';
 import { parseMajor } from '../lib/money';
-import type { EventInput } from '../workflows/record-event';
+import type { EventInput } from '../modules/events/intake';
 import { recordEvents } from '../workflows/record-events';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
 import { recordThroughGroupCommit } from '../workflows/group-commit';

@@ -7,13 +7,11 @@ import { rejectNul } from '../lib/nul';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
 import { clientAddress, CORS_HEADERS } from '../modules/links/address';
 import { CreateLinkBody, IdentifyBody, LinkResponses, ListLinksQuery, RecordClickBody } from '../modules/links/model';
-import { invalidateLinkCache, linkRuntime } from '../modules/links/runtime';
 import { createLink, identify, listLinks, SLUG_PATTERN } from '../modules/links/service';
 
 const preflight = () => new Response(null, { status: 204, headers: CORS_HEADERS });
 
 export function linkRoutes(ctx: AppContext) {
-  const runtime = () => linkRuntime(ctx);
   return new Elysia({ tags: ['Links and clicks'] })
     .use(authPlugin(ctx))
     .onBeforeHandle(rejectNul)
@@ -27,7 +25,7 @@ export function linkRoutes(ctx: AppContext) {
         const partnerId = own ?? body.partnerId;
         if (partnerId === undefined) throw invalidField('partnerId', 'required');
         const link = await createLink(ctx.sql, ctx.config.baseUrl, { partnerId, campaignId: body.campaignId, slug: body.slug, destinationUrl: body.destinationUrl });
-        invalidateLinkCache(ctx, { slug: link.slug });
+        ctx.links.invalidate({ slug: link.slug });
         set.status = 201;
         return link;
       },
@@ -57,11 +55,11 @@ export function linkRoutes(ctx: AppContext) {
       '/clicks',
       async ({ body, request, set }) => {
         if (!SLUG_PATTERN.test(body.slug)) throw notFound('link');
-        const rt = runtime();
+        const rt = ctx.links;
         const target = await rt.cache.get(body.slug.toLowerCase());
         if (!target) throw notFound('link');
         const clickId = await rt.recordClick(target, {
-          ip: body.ip ?? clientAddress(request, ctx.config.trustProxy),
+          ip: body.ip ?? clientAddress(request, ctx.config.trustProxy, ctx.http.server),
           userAgent: body.userAgent ?? request.headers.get('user-agent'),
           referrer: body.referrer ?? request.headers.get('referer'),
         });
@@ -79,9 +77,9 @@ export function linkRoutes(ctx: AppContext) {
     .post(
       '/identify',
       async ({ body, request }) => {
-        const ip = clientAddress(request, ctx.config.trustProxy);
-        const ipHash = ip ? await runtime().networkHash(ip) : null;
-        return identify(ctx.sql, { userId: body.userId, clickIds: body.clickIds ?? [], ipHash }, (ids) => runtime().clicksWritten(ids));
+        const ip = clientAddress(request, ctx.config.trustProxy, ctx.http.server);
+        const ipHash = ip ? await ctx.links.networkHash(ip) : null;
+        return identify(ctx.sql, { userId: body.userId, clickIds: body.clickIds ?? [], ipHash }, (ids) => ctx.links.clicksWritten(ids));
       },
       {
         auth: { scope: 'events:write', publishable: true },

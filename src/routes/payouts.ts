@@ -8,7 +8,6 @@ import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin
 import type { Principal } from '../modules/auth/scopes';
 import { actorOf } from '../modules/commissions/lifecycle';
 import { CsvAnswer, CsvQuery, FailBody, ListPayoutsQuery, PaidBody, PayoutParams, PayoutResponses } from '../modules/payouts/model';
-import { payoutProvider } from '../modules/payouts/provider';
 import { findPayoutRow, listPayouts, markPayoutFailed, markPayoutPaid, payoutDetail, payoutsCsv, type PayoutFilter } from '../modules/payouts/service';
 
 /** The filter as asked, narrowed to the caller's own partner for partner principals. */
@@ -24,7 +23,7 @@ export function payoutRoutes(ctx: AppContext) {
     .post(
       '/payouts/run',
       async ({ principal }) => {
-        const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal), provider: payoutProvider(ctx) }));
+        const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal), provider: ctx.payoutProvider }));
         return { payouts: created };
       },
       { auth: 'payouts:write', response: PayoutResponses.run, detail: { summary: 'Run payouts now; answers the payouts this run created' } },

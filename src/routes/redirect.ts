@@ -7,7 +7,6 @@ import type { AppContext } from '../context';
 import { clientAddress } from '../modules/links/address';
 import type { LinkTarget } from '../modules/links/cache';
 import { page } from '../modules/links/page';
-import { linkRuntime } from '../modules/links/runtime';
 import { SLUG_PATTERN } from '../modules/links/service';
 
 const CLIENT_JS = readFileSync(join(import.meta.dir, '../modules/links/client.js'), 'utf8');
@@ -38,7 +37,7 @@ function incomingQuery(url: string): string {
  * and by Elysia for the paths that table leaves to it (a trailing slash).
  */
 export function shareLinkHandler(ctx: AppContext) {
-  const runtime = linkRuntime(ctx);
+  const runtime = ctx.links;
   const trustProxy = ctx.config.trustProxy;
 
   const answer = (request: Request, target: LinkTarget | null, via: ShareLinkVia | undefined): Response | Promise<Response> => {
@@ -52,7 +51,7 @@ export function shareLinkHandler(ctx: AppContext) {
       return new Response(null, { status: 302, headers });
     };
     const clickId = runtime.recordClick(target, {
-      ip: clientAddress(request, trustProxy, via?.server),
+      ip: clientAddress(request, trustProxy, via ? via.server : ctx.http.server),
       userAgent: request.headers.get('user-agent'),
       referrer: request.headers.get('referer'),
     });

@@ -9,7 +9,8 @@ import type { Transaction, Tx } from '../db';
 import type { ProviderEventReceived } from '../modules/billing/model';
 import { apportion, formatMinor, fraction, roundHalfEven, type Fraction } from '../lib/money';
 import { reduceCommissionIn, reverseCommissionIn } from '../modules/commissions/lifecycle';
-import { recordEvent, type RecordedEvent } from './record-event';
+import type { RecordedEvent } from '../modules/events/intake';
+import { recordEvents } from './record-events';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
 type Reversal = Extract<BillingAction, { kind: 'reversal' }>;
@@ -123,7 +124,7 @@ async function convert(ctx: AppContext, tx: Transaction, provider: string, provi
 type ConversionRecord = Omit<Conversion, 'kind' | 'objectId'>;
 
 /**
- * One conversion event (through recordEvent, in the caller's transaction) with the references a
+ * One conversion event (through recordEvents, a batch of one in the caller's transaction) with the references a
  * refund may later name; a refund or dispute that came first is applied now.
  */
 async function recordConversion(
@@ -133,24 +134,28 @@ async function recordConversion(
 ): Promise<RecordedEvent> {
   const { provider, conversion } = input;
   const userId = conversion.userId ?? (await userFor(tx, provider, conversion.customerId)) ?? unlinkedUser(provider, conversion.customerId);
-  const recorded = await recordEvent(
+  const [outcome] = await recordEvents(
     ctx,
-    {
-      source: provider,
-      userId,
-      type: conversion.type,
-      amount: conversion.amount,
-      currency: conversion.currency,
-      occurredAt: conversion.occurredAt.toISOString(),
-      metadata: conversion.metadata,
-      idempotencyKey: input.idempotencyKey,
-      couponCode: conversion.couponCode ?? undefined,
-      holdCode: userId === unlinkedUser(provider, conversion.customerId), // a stand-in user is never credited
-      customerEmail: conversion.customerEmail ?? null,
-      customerId: conversion.customerId,
-    },
+    [
+      {
+        source: provider,
+        userId,
+        type: conversion.type,
+        amount: conversion.amount,
+        currency: conversion.currency,
+        occurredAt: conversion.occurredAt.toISOString(),
+        metadata: conversion.metadata,
+        idempotencyKey: input.idempotencyKey,
+        couponCode: conversion.couponCode ?? undefined,
+        holdCode: userId === unlinkedUser(provider, conversion.customerId), // a stand-in user is never credited
+        customerEmail: conversion.customerEmail ?? null,
+        customerId: conversion.customerId,
+      },
+    ],
     tx,
   );
+  if (!outcome!.ok) throw outcome!.error;
+  const recorded = outcome!.recorded;
   if (conversion.references.length > 0) {
     await lockReferences(tx, provider, conversion.references);
     const rows = conversion.references.map((reference) => ({ provider, reference, event_id: recorded.event.id }));

@@ -1,37 +1,31 @@
-// Records many conversion events in ONE transaction (group commit, DESIGN.md "Batch ingest"): the HTTP
-// intake gathers concurrent requests into batches (group-commit.ts) and
-// POST /v1/events/batch sends its items here. Each event gets exactly what recordEvent gives it
-// (record-event.ts): same locks, same idempotency, same attribution and accrual, same outbox.
+// Records conversion events: the event rows, attribution and commission accrual (with their webhook
+// envelopes) in ONE transaction (DESIGN.md "Attribution", "Batch ingest"). Every event comes through
+// here: the HTTP intake gathers concurrent requests into batches (group-commit.ts),
+// POST /v1/events/batch sends its items, and a billing plugin's conversion is a batch of one
+// written in the plugin's own transaction.
 import type { AppContext } from '../context';
-import type { Transaction } from '../db';
+import type { Transaction, Tx } from '../db';
 import { AppError } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
-import { recordReferrals, resolveAttributions } from '../modules/attribution/service';
-import { normalizeEmail } from '../modules/fraud/signals';
+import { recordReferrals, resolveAttributions, type Resolution } from '../modules/attribution/service';
+import { accrueCommissions } from '../modules/commissions/accrual';
+import type { RuleSource } from '../modules/commissions/terms';
+import type { AttributionResult, EventInput, EventOutcome, RecordedEvent } from '../modules/events/intake';
 import { EVENT_COLUMNS, toEventRecord, type EventRow } from '../modules/events/service';
-import { withGatheredEnvelopes } from '../modules/webhooks/outbox';
-import {
-  accrueEvents,
-  EVENT_KEY_LOCK,
-  keyConflict,
-  loadAttributionResult,
-  prepareEvent,
-  USER_LOCK,
-  type EventInput,
-  type PreparedEvent,
-  type RecordedEvent,
-} from './record-event';
-
-/** What became of one event of a batch: recorded (or replayed), or its own error. */
-export type EventOutcome = { ok: true; recorded: RecordedEvent } | { ok: false; error: AppError };
+import { normalizeEmail } from '../modules/fraud/signals';
+import { EnvelopeBatch } from '../modules/webhooks/outbox';
+import { EVENT_KEY_LOCK, keyConflict, prepareEvent, USER_LOCK, type PreparedEvent } from './prepare-event';
 
 /**
  * Records `inputs` in order and answers one outcome per input. A bad input (a 400, a reused
  * idempotency key with another body) fails alone. When the batch transaction itself fails (a
  * constraint, a deadlock, a bug), nothing of it is kept and each event is recorded again in a
  * transaction of its own, in order, so one bad event never takes the others down.
+ *
+ * In the caller's transaction `tx` when given (a billing conversion commits with its dedupe row):
+ * then a failure of the batch is thrown, since the caller's transaction is lost with it.
  */
-export async function recordEvents(ctx: AppContext, inputs: EventInput[]): Promise<EventOutcome[]> {
+export async function recordEvents(ctx: AppContext, inputs: EventInput[], tx?: Transaction): Promise<EventOutcome[]> {
   const outcomes: EventOutcome[] = new Array(inputs.length);
   const valid: { index: number; prepared: PreparedEvent }[] = [];
   inputs.forEach((input, index) => {
@@ -42,6 +36,11 @@ export async function recordEvents(ctx: AppContext, inputs: EventInput[]): Promi
     }
   });
   if (valid.length === 0) return outcomes;
+  if (tx) {
+    const written = await writeBatch(ctx, tx, valid.map((v) => v.prepared));
+    written.forEach((outcome, k) => (outcomes[valid[k]!.index] = outcome));
+    return outcomes;
+  }
   try {
     const written = await ctx.sql.begin((tx) => writeBatch(ctx, tx, valid.map((v) => v.prepared)));
     written.forEach((outcome, k) => (outcomes[valid[k]!.index] = outcome));
@@ -141,12 +140,12 @@ async function writeBatch(ctx: AppContext, sql: Transaction, items: PreparedEven
   // a user's second event must see the referral and commissions of its first: one wave at a time.
   // The webhook envelopes of the whole batch are written together at the end (nothing in the
   // batch reads them back).
-  await withGatheredEnvelopes(sql, async () => {
-    for (const wave of waves) {
-      const recorded = await writeWave(ctx, sql, wave.map((i) => items[i]!));
-      wave.forEach((index, k) => (outcomes[index] = { ok: true, recorded: recorded[k]! }));
-    }
-  });
+  const envelopes = new EnvelopeBatch();
+  for (const wave of waves) {
+    const recorded = await writeWave(ctx, sql, wave.map((i) => items[i]!), envelopes);
+    wave.forEach((index, k) => (outcomes[index] = { ok: true, recorded: recorded[k]! }));
+  }
+  await envelopes.write(sql);
   for (const [index, first] of sameAs) {
     const original = outcomes[first]!;
     outcomes[index] = original.ok ? { ok: true, recorded: { ...original.recorded, replayed: true } } : original;
@@ -158,7 +157,7 @@ async function writeBatch(ctx: AppContext, sql: Transaction, items: PreparedEven
  * Events of distinct users, written together: their attribution in a few set-based reads, the events
  * and the new referrals in one statement each, then their accruals together (accrueCommissions).
  */
-async function writeWave(ctx: AppContext, sql: Transaction, items: PreparedEvent[]): Promise<RecordedEvent[]> {
+async function writeWave(ctx: AppContext, sql: Transaction, items: PreparedEvent[], envelopes: EnvelopeBatch): Promise<RecordedEvent[]> {
   const ids = items.map(() => newId('event'));
   // the default occurredAt is the event's createdAt: the time in its id
   const whens = items.map((p, k) => p.occurredAt ?? idTime(ids[k]!));
@@ -208,7 +207,55 @@ async function writeWave(ctx: AppContext, sql: Transaction, items: PreparedEvent
     ctx,
     sql,
     items.map((prepared, k) => ({ id: ids[k]!, when: whens[k]!, prepared, resolution: resolutions[k]! })),
+    envelopes,
   );
   const byId = new Map(eventRows.map((r) => [r.id, r]));
   return items.map((_, k) => ({ replayed: false, event: toEventRecord(byId.get(ids[k]!)!), attribution: answers[k]! }));
+}
+
+/** An event just written, with its attribution, ready for step 4. */
+type ResolvedEvent = { id: string; when: Date; prepared: Pick<PreparedEvent, 'input' | 'customerEmail'>; resolution: Resolution };
+
+/**
+ * Step 4 for events just written, in order: their attributions and commissions (accrueCommissions,
+ * all at once), each answered as its attribution result; their envelopes go into `envelopes`.
+ */
+async function accrueEvents(ctx: AppContext, sql: Tx, events: ResolvedEvent[], envelopes: EnvelopeBatch): Promise<AttributionResult[]> {
+  const accrued = await accrueCommissions(
+    sql,
+    events.map(({ id, when, prepared: { input, customerEmail }, resolution }) => ({
+      event: { id, userId: input.userId, type: input.type, amount: input.amount, currency: input.currency, occurredAt: when, metadata: input.metadata },
+      model: resolution.model,
+      // only an attributed event has attributions
+      touches: resolution.status === 'attributed' ? resolution.touches : [],
+      referralStartedAt: resolution.referralStartedAt ?? when,
+      newReferral: resolution.newReferral,
+      defaultHoldbackDays: ctx.config.holdbackDays,
+      review: { source: input.source, customerEmail, customerId: input.customerId ?? null, reviewAbove: ctx.config.reviewAbove },
+    })),
+    envelopes,
+  );
+  return events.map(({ resolution }, k) => ({
+    status: resolution.status,
+    model: resolution.model,
+    touches: accrued[k]!.map(({ campaignId: _c, ...t }) => t),
+  }));
+}
+
+/** The attribution result of an event already recorded (for idempotent replays). */
+async function loadAttributionResult(sql: Tx, event: EventRow): Promise<AttributionResult> {
+  const rows = await sql<
+    { id: string; click_id: string | null; coupon_code: string | null; partner_id: string; weight: number; commission_id: string | null; rule_source: RuleSource | null }[]
+  >`
+    select a.id, a.click_id, pc.code as coupon_code, a.partner_id, a.weight, c.id as commission_id, a.rule_source
+    from attributions a
+    left join commissions c on c.attribution_id = a.id and c.source_commission_id is null -- not the recruiter's override
+    left join promotion_codes pc on pc.id = a.code_id
+    where a.event_id = ${event.id}
+    order by a.id`;
+  return {
+    status: event.attribution_status,
+    model: event.attribution_model!, // every event is written with its model
+    touches: rows.map((r) => ({ clickId: r.click_id, couponCode: r.coupon_code, partnerId: r.partner_id, weight: r.weight, attributionId: r.id, commissionId: r.commission_id ?? null, ruleSource: r.rule_source })),
+  };
 }

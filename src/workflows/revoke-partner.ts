@@ -8,7 +8,6 @@ import { reinstatedEmail, revokedEmail } from '../mail/templates';
 import { loadBrand } from '../mail/brand';
 import { revokePartnerKeys } from '../modules/auth/keys';
 import { endPartnerSessions } from '../modules/auth/sessions';
-import { invalidateLinkCache } from '../modules/links/runtime';
 import { findPartner, getPartner, type Partner } from '../modules/partners/service';
 
 /**
@@ -33,7 +32,7 @@ export async function revokePartner(
     return { partner: (await findPartner(tx, id))!, first: Boolean(row) };
   });
   // share links of a revoked partner stop recording clicks at once (NOTIFY tells other replicas)
-  if (first) invalidateLinkCache(ctx, { all: true });
+  if (first) ctx.links.invalidate({ all: true });
   if (first) await sendQuietly(ctx.mailer, ctx.log, revokedEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name, reason }));
   return partner;
 }
@@ -46,7 +45,7 @@ export async function reinstatePartner(ctx: AppContext, id: string): Promise<Par
     await tx`update partners set revoked_at = null, revoke_reason = null, updated_at = now() where id = ${id}`;
     return (await findPartner(tx, id))!;
   });
-  invalidateLinkCache(ctx, { all: true });
+  ctx.links.invalidate({ all: true });
   await sendQuietly(ctx.mailer, ctx.log, reinstatedEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name }));
   return partner;
 }

@@ -3,7 +3,6 @@
 // flagged commissions alone; ?flagged; the commission.accrued payload.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { approveDueCommissions } from '../../src/modules/commissions/lifecycle';
-import { flushClicks } from '../../src/modules/links/runtime';
 import { customer, deliver, invoice, stripeEvent, WEBHOOK_SECRET } from '../billing/fixtures';
 import { campaign, partner } from '../support/chain';
 import { startService, type TestService } from '../support/service';
@@ -141,7 +140,7 @@ describe('click_flood', () => {
     const q = await newPartner();
     const elsewhere = await follow(q.slug, '2001:db8:f:1::99');
     const otherNetwork = await follow(p.slug, '2001:db8:f:2::1');
-    await flushClicks(svc.ctx);
+    await svc.ctx.links.clicks.flush();
     const rows = await svc.sql`select id, uncredited_reason from clicks where id = any(${[...clicks, elsewhere, otherNetwork]}) order by id`;
     const reason = new Map(rows.map((r) => [r.id, r.uncredited_reason]));
     expect(clicks.map((id) => reason.get(id))).toEqual([null, null, null, 'click_flood', 'click_flood']);
@@ -172,7 +171,7 @@ describe('click_flood', () => {
     const p = await newPartner();
     const clicks = [];
     for (let i = 0; i < 5; i++) clicks.push(await follow(p.slug, `192.0.2.${100 + i}`));
-    await flushClicks(svc.ctx);
+    await svc.ctx.links.clicks.flush();
     const rows = await svc.sql`select uncredited_reason from clicks where id = any(${clicks})`;
     expect(rows.every((r) => r.uncredited_reason === null)).toBe(true);
   });
@@ -191,7 +190,7 @@ describe('bot_click', () => {
     const ids: Record<string, string> = {};
     let i = 0;
     for (const [label, agent] of Object.entries(agents)) ids[label] = await follow(p.slug, `198.18.0.${++i}`, agent);
-    await flushClicks(svc.ctx);
+    await svc.ctx.links.clicks.flush();
     const rows = await svc.sql`select id, uncredited_reason from clicks where id = any(${Object.values(ids)})`;
     const reason = Object.fromEntries(Object.entries(ids).map(([label, id]) => [label, rows.find((r) => r.id === id)!.uncredited_reason]));
     expect(reason).toEqual({ googlebot: 'bot_click', curl: 'bot_click', headless: 'bot_click', chrome: null, iphone: null });
@@ -215,7 +214,7 @@ describe('bot_click', () => {
     const p = await newPartner();
     const res = await svc.api('POST', '/v1/clicks', { key: publishable, body: { slug: p.slug, userAgent: 'Bingbot/2.0', ip: '198.18.1.1' } });
     expect(res.status).toBe(201);
-    await flushClicks(svc.ctx);
+    await svc.ctx.links.clicks.flush();
     const [row] = await svc.sql`select uncredited_reason from clicks where id = ${res.body.clickId}`;
     expect(row!.uncredited_reason).toBe('bot_click');
   });

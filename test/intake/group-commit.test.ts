@@ -2,6 +2,8 @@
 // transaction, with the guarantees of one event at a time (per-user order, idempotency, one bad
 // event failing alone). A long gathering wait makes concurrent requests land in one batch.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createLogger } from '../../src/lib/log';
+import { createEventIntake } from '../../src/workflows/group-commit';
 import * as fx from '../support/fixtures';
 import { startService, type TestService } from '../support/service';
 
@@ -150,5 +152,23 @@ describe('isolation', () => {
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 400]);
     const [n] = await svc.sql`select count(*)::int as n from events where user_id = any(${good}::text[])`;
     expect(n!.n).toBe(4);
+  });
+});
+
+describe('a batch that fails unexpectedly', () => {
+  test('every request of it is answered internal, and the log keeps the cause', async () => {
+    const lines: { level: string; msg: string; error?: { message?: string } }[] = [];
+    const log = createLogger('error', {}, (line) => lines.push(JSON.parse(line)));
+    // a writer with a bug: it throws instead of answering each event
+    const intake = createEventIntake({ config: { eventBatch: { maxSize: 10, maxWaitMs: 5, concurrency: 1 } }, log }, async () => {
+      throw new TypeError('the writer broke');
+    });
+    const input = { source: 'api', userId: fx.userId(), type: 'signup', amount: null, currency: null, occurredAt: undefined, metadata: {}, idempotencyKey: undefined };
+    const outcomes = await Promise.all([intake.record(input), intake.record({ ...input, userId: fx.userId() })]);
+    for (const outcome of outcomes) {
+      expect(outcome.ok).toBe(false);
+      expect(!outcome.ok && outcome.error.toBody()).toEqual({ code: 'internal', message: 'internal error' });
+    }
+    expect(lines.map((l) => [l.level, l.msg, l.error?.message])).toEqual([['error', 'event batch failed unexpectedly', 'the writer broke']]);
   });
 });

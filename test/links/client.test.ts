@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { flushClicks } from '../../src/modules/links/runtime';
 import { startService, type TestService } from '../support/service';
 import { launchBrowser } from '../web/browser';
 import { link, partner } from './helpers';
@@ -78,7 +77,7 @@ describe('in a real browser', () => {
     expect(answer).toEqual({ userId: 'browser-user-1', clickIds: [first, second, third] });
     const rows = await svc.sql`select click_id from identity_clicks where user_id = 'browser-user-1' order by click_id`;
     expect(rows.map((r) => r.click_id)).toEqual([first, second, third]);
-    await flushClicks(svc.ctx);
+    await svc.ctx.links.clicks.flush();
     expect(await svc.sql`select id from clicks where id = any(${[first, second, third]})`).toHaveLength(3);
   });
 

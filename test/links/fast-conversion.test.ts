@@ -1,7 +1,6 @@
 // A conversion right after the click: the click may still be in a redirect's write buffer (on this
 // replica or another one) when identify and the event arrive, and must be attributed all the same.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { flushClicks, linkRuntime } from '../../src/modules/links/runtime';
 import { startReplica, startService, type Replica, type TestService } from '../support/service';
 import { BROWSER_UA } from '../support/chain';
 import { campaign, link, partner } from './helpers';
@@ -24,8 +23,8 @@ beforeAll(async () => {
   }
   // clicks stay buffered unless something asks for them: a test cannot pass by the timer's luck
   for (const ctx of [svc.ctx, replica.ctx]) {
-    linkRuntime(ctx).clicks.flushMs = 60_000;
-    await flushClicks(ctx); // and no timer of the warm-up left running
+    ctx.links.clicks.flushMs = 60_000;
+    await ctx.links.clicks.flush(); // and no timer of the warm-up left running
   }
 }, 60_000);
 afterAll(async () => {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { flushClicks } from '../../src/modules/links/runtime';
 import { startService, type TestService } from '../support/service';
 import { campaign, link, partner } from './helpers';
 
@@ -26,7 +25,7 @@ describe('POST /v1/clicks', () => {
     expect(res.status).toBe(201);
     expect(res.body.clickId).toMatch(CLICK);
     expect(res.body.destinationUrl).toBe(`https://shop.example/start?x=1&pp_click=${res.body.clickId}`);
-    await flushClicks(svc.ctx);
+    await svc.ctx.links.clicks.flush();
     const [row] = await svc.sql`select link_id, partner_id, user_agent from clicks where id = ${res.body.clickId}`;
     expect(row).toMatchObject({ link_id: linkId, partner_id: ptn });
   });
@@ -38,7 +37,7 @@ describe('POST /v1/clicks', () => {
       body: { slug: slug.toUpperCase(), userAgent: 'Visitor UA', referrer: 'https://ref.example/', ip: '198.51.100.4' },
     });
     expect(res.status).toBe(201);
-    await flushClicks(svc.ctx);
+    await svc.ctx.links.clicks.flush();
     const [row] = await svc.sql`select user_agent, referrer, ip_hash from clicks where id = ${res.body.clickId}`;
     expect(row).toMatchObject({ user_agent: 'Visitor UA', referrer: 'https://ref.example/' });
     expect(row!.ip_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/lib/log';
 import { bootstrapAdminKey } from '../../src/modules/auth/keys';
-import { flushClicks } from '../../src/modules/links/runtime';
 import { createContext, serve, type RunningServer } from '../../src/server';
 import type { AppContext } from '../../src/context';
 import { createTestDatabase } from '../support/postgres';
@@ -100,7 +99,7 @@ test('HEAD redirects like GET and records its click', async () => {
   expect(await res.text()).toBe('');
   const click = new URL(res.headers.get('location')!).searchParams.get('pp_click');
   expect(click).toMatch(/^clk_[0-9a-z]{26}$/);
-  await flushClicks(ctx);
+  await ctx.links.clicks.flush();
   expect(await db.sql`select id from clicks where id = ${click}`).toHaveLength(1);
 });
 

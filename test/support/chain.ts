@@ -1,6 +1,5 @@
 // The whole chain over HTTP: a campaign, a partner, its share link, a visitor's click, identify.
 import { expect } from 'bun:test';
-import { flushClicks } from '../../src/modules/links/runtime';
 import type { TestService } from './service';
 
 /** A desktop browser's user agent: a test client's own (Bun, curl) reads as a bot (bot_click) and never earns. */
@@ -52,6 +51,6 @@ export async function referredUser(svc: TestService, options: { rules: unknown[]
 
 /** Clicks are written in batches: write the buffered ones now and check this one landed. */
 export async function clickStored(svc: TestService, clickId: string): Promise<void> {
-  await flushClicks(svc.ctx);
+  await svc.ctx.links.clicks.flush();
   expect(await svc.sql`select 1 from clicks where id = ${clickId}`).toHaveLength(1);
 }

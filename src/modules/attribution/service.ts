@@ -51,23 +51,15 @@ export async function readSettings(sql: Tx): Promise<Settings> {
   return { model: row?.attribution_model ?? 'last_click', windowDays: row?.attribution_window_days ?? 30 };
 }
 
-/**
- * Decides the attribution of an event as of `occurredAt`. Run it inside the event's transaction,
- * after taking the user's lock, so that a user's first attributed events cannot race.
- *
- * Precedence (DESIGN.md "Promotion codes"): a referral the user already has (sticky), else a
- * crediting promotion code the event names (wins over clicks, and needs no identify), else clicks.
- */
-export async function resolveAttribution(sql: Tx, input: AttributionQuestion): Promise<Resolution> {
-  const [resolution] = await resolveAttributions(sql, [input]);
-  return resolution!;
-}
-
 export type AttributionQuestion = { userId: string; occurredAt: Date; couponCode?: string };
 
 /**
- * resolveAttribution for events of distinct users at once (the batch intake), in a fixed number of
- * statements whatever their number. Same rules, same order of precedence.
+ * Decides the attribution of events of distinct users as of each one's `occurredAt`, in a fixed
+ * number of statements whatever their number. Run it inside the events' transaction, after taking
+ * their users' locks, so that a user's first attributed events cannot race.
+ *
+ * Precedence (DESIGN.md "Promotion codes"): a referral the user already has (sticky), else a
+ * crediting promotion code the event names (wins over clicks, and needs no identify), else clicks.
  */
 export async function resolveAttributions(sql: Tx, inputs: AttributionQuestion[]): Promise<Resolution[]> {
   if (inputs.length === 0) return [];
@@ -193,25 +185,9 @@ function none(status: Exclude<AttributionStatus, 'attributed'>, model: Attributi
   return { status, model, touches: [], referralStartedAt: null, newReferral: false };
 }
 
-/** Records the user's referral: the touches every later event of theirs reuses. */
-export async function recordReferral(sql: Tx, input: { userId: string; model: AttributionModel; startedAt: Date; touches: ResolvedTouch[] }) {
-  const rows = input.touches.map((t) => ({
-    user_id: input.userId,
-    position: t.position,
-    click_id: t.clickId,
-    code_id: t.codeId,
-    partner_id: t.partnerId,
-    campaign_id: t.campaignId,
-    weight_num: Number(t.weight.num),
-    weight_den: Number(t.weight.den),
-  }));
-  await sql`insert into referrals (user_id, model, started_at) values (${input.userId}, ${input.model}, ${input.startedAt})`;
-  await sql`insert into referral_touches ${sql(rows, 'user_id', 'position', 'click_id', 'code_id', 'partner_id', 'campaign_id', 'weight_num', 'weight_den')}`;
-}
-
 /**
- * recordReferral for many users at once (the batch intake): two statements whatever their number,
- * the rows travelling as one JSON parameter so the statement text never changes.
+ * Records users' referrals: the touches every later event of each reuses. Two statements whatever
+ * their number, the rows travelling as one JSON parameter so the statement text never changes.
  */
 export async function recordReferrals(sql: Tx, referrals: { userId: string; model: AttributionModel; startedAt: Date; touches: ResolvedTouch[] }[]) {
   if (referrals.length === 0) return;

@@ -6,7 +6,7 @@ import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { findCampaign, partnerHoldsCampaign } from '../campaigns/service';
 import type { CodeRecord } from './model';
-import type { CodeSync } from './stripe';
+import type { PromotionCodeSync } from '../../../plugins/billing';
 
 export type PromotionCode = typeof CodeRecord.static;
 
@@ -51,7 +51,7 @@ export function codeProblem(code: string): string | null {
  * With `sync` and a campaign Stripe coupon, the Stripe promotion code is created while the row's
  * transaction holds the code: if Stripe refuses (502), the row is rolled back and nothing exists.
  */
-export async function createCode(sql: Sql, input: { code: string; partnerId: string; campaignId: string }, sync?: CodeSync | null): Promise<PromotionCode> {
+export async function createCode(sql: Sql, input: { code: string; partnerId: string; campaignId: string }, sync?: PromotionCodeSync | null): Promise<PromotionCode> {
   const problem = codeProblem(input.code);
   if (problem) throw invalidField('code', problem);
   const [partner] = isId('partner', input.partnerId)
@@ -119,7 +119,7 @@ export async function listCodes(
  * Archives (stops crediting) or unarchives a code; archiving twice keeps the first time. A code
  * synced to Stripe is deactivated (reactivated) there first: if Stripe refuses, nothing changes.
  */
-export async function setCodeArchived(sql: Sql, id: string, archived: boolean, sync?: CodeSync | null): Promise<PromotionCode> {
+export async function setCodeArchived(sql: Sql, id: string, archived: boolean, sync?: PromotionCodeSync | null): Promise<PromotionCode> {
   if (!isId('promotionCode', id)) throw notFound('code');
   const [synced] = await sql<{ stripe_promotion_code_id: string | null; archived: boolean }[]>`
     select stripe_promotion_code_id, archived_at is not null as archived from promotion_codes where id = ${id}`;

@@ -2,15 +2,11 @@
 // TRUST_PROXY=n the n-th X-Forwarded-For entry from the right (the one the outermost trusted proxy saw).
 import type { Server } from 'bun';
 
-const servers = new WeakMap<Request, Server<unknown>>();
+/** Bun's server object, which alone knows a request's socket address: ctx.http, set by serve() once it listens. */
+export type HttpServerRef = { server: Server<unknown> | null };
 
-/** Called by the fetch handler in front of Elysia, which alone sees Bun's server object. */
-export function rememberServer(request: Request, server: Server<unknown>): void {
-  servers.set(request, server);
-}
-
-/** `server`: Bun's server object when the caller holds it (routes served ahead of Elysia do). */
-export function clientAddress(request: Request, trustProxy: number, server = servers.get(request)): string | null {
+/** `server`: the server the request came in on (ctx.http.server; null outside a served process). */
+export function clientAddress(request: Request, trustProxy: number, server: Server<unknown> | null | undefined): string | null {
   if (trustProxy > 0) {
     const forwarded = request.headers.get('x-forwarded-for');
     if (forwarded) {

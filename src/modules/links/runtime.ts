@@ -1,10 +1,14 @@
 // The per-service state behind the redirect: the link cache, the click buffer, the IP-hash salt,
 // the LISTEN that keeps the cache of every replica honest, and the LISTEN through which identify,
-// on any replica, has clicks still buffered by another replica written at once. One per
-// AppContext (tests run several services in one process); server.ts stops it after the HTTP server.
-import type { AppContext } from '../../context';
+// on any replica, has clicks still buffered by another replica written at once. One per process:
+// createContext makes it (ctx.links; tests run several services in one process), serve() starts
+// its LISTENs and stops it after the HTTP server.
+import type { ListenMeta } from 'postgres';
+import type { Sql } from '../../db';
 import { sha256 } from '../../lib/crypto';
 import { idTime, newId } from '../../lib/ids';
+import type { Logger } from '../../lib/log';
+import type { Metrics } from '../../lib/metrics';
 import { FloodCounter, networkHash, uncreditedReason } from '../fraud/signals';
 import { ClickBuffer } from './buffer';
 import { LinkCache, withQuery, type LinkTarget } from './cache';
@@ -46,111 +50,32 @@ export type LinkRuntime = {
   location(target: LinkTarget, clickId: string | null, extraQuery?: string): string;
   /** Drops cache entries after a change this process made (the NOTIFY covers other replicas). */
   invalidate(change: { slug?: string; all?: boolean }): void;
+  /** Listens for other replicas' cache changes and click requests (serve() calls it). */
+  start(): void;
+  /** Writes the buffered clicks and stops listening (SIGTERM must not lose clicks). */
   stop(): Promise<void>;
 };
 
-const runtimes = new WeakMap<AppContext, LinkRuntime>();
-
-export function linkRuntime(ctx: AppContext): LinkRuntime {
-  let runtime = runtimes.get(ctx);
-  if (!runtime) {
-    runtime = createRuntime(ctx);
-    runtimes.set(ctx, runtime);
-  }
-  return runtime;
-}
-
-/** Drops link cache entries after a change this process made; a no-op when nothing is cached. */
-export function invalidateLinkCache(ctx: AppContext, change: { slug?: string; all?: boolean }): void {
-  runtimes.get(ctx)?.invalidate(change);
-}
-
-/** Writes the buffered clicks now (tests that read the clicks table right after a redirect use it). */
-export async function flushClicks(ctx: AppContext): Promise<void> {
-  await runtimes.get(ctx)?.clicks.flush();
-}
-
-/** Flushes the click buffer and stops listening; a no-op when no runtime was ever made. */
-export async function stopLinkRuntime(ctx: AppContext): Promise<void> {
-  const runtime = runtimes.get(ctx);
-  if (!runtime) return;
-  runtimes.delete(ctx);
-  await runtime.stop();
-}
+export type LinkRuntimeDeps = { sql: Sql; log: Logger; metrics: Metrics; fraudClicksPerIpHour: number };
 
 const MAX_TEXT = 1024;
 
-function createRuntime(ctx: AppContext): LinkRuntime {
-  const cache = new LinkCache((slug) => loadLinkTarget(ctx.sql, slug));
-  const clicks = new ClickBuffer(ctx.sql, ctx.log, (n, seconds) => {
-    ctx.metrics.inc('partnerd_clicks_written_total', {}, n);
-    ctx.metrics.observe('partnerd_click_flush_seconds', seconds);
+/** The process's link runtime; no I/O until start() or the first click. */
+export function createLinkRuntime(deps: LinkRuntimeDeps): LinkRuntime {
+  const { sql, metrics } = deps;
+  const cache = new LinkCache((slug) => loadLinkTarget(sql, slug));
+  const clicks = new ClickBuffer(sql, deps.log, (n, seconds) => {
+    metrics.inc('partnerd_clicks_written_total', {}, n);
+    metrics.observe('partnerd_click_flush_seconds', seconds);
   });
-  ctx.metrics.gauge('partnerd_click_buffer_size', () => clicks.size);
+  metrics.gauge('partnerd_click_buffer_size', () => clicks.size);
   // counted here, not in the database: the redirect makes no round trip for it (signals.ts)
-  const flood = new FloodCounter(ctx.config.fraudClicksPerIpHour);
+  const flood = new FloodCounter(deps.fraudClicksPerIpHour);
 
   let salt: string | null = null;
   let saltLoading: Promise<string> | null = null;
-  const loadSalt = () => (saltLoading ??= loadClickSalt(ctx.sql).then((s) => (salt = s)).finally(() => (saltLoading = null)));
-
-  const listening = ctx.sql
-    .listen(
-      CACHE_CHANNEL,
-      (payload) => {
-        if (payload.startsWith('link:')) cache.dropSlug(payload.slice(5).toLowerCase());
-        else cache.clear();
-      },
-      // (re)connected: notifications may have been missed meanwhile
-      () => cache.clear(),
-    )
-    .catch((error) => {
-      ctx.log.warn('link cache: LISTEN failed; entries expire by TTL only', { error });
-      return null;
-    });
-  // another replica's identify names clicks: write the ones held here now rather than at the timer
-  const listeningClicks = ctx.sql
-    .listen(CLICKS_CHANNEL, (payload) => {
-      const mine = clicks.held(new Set(payload.split(',')));
-      if (mine.size > 0) void clicks.writeSoon(mine, Date.now() + CLICK_WAIT_MS);
-    })
-    .catch((error) => {
-      ctx.log.warn('clicks: LISTEN failed; clicks asked for by other replicas are written at the timer', { error });
-      return null;
-    });
-
-  /** Which of these clicks are not in the database. */
-  const absent = async (ids: string[]): Promise<string[]> => {
-    const found = new Set((await ctx.sql<{ id: string }[]>`select id from clicks where id = any(${ids}::text[])`).map((r) => r.id));
-    return ids.filter((id) => !found.has(id));
-  };
-
-  const clicksWritten = async (clickIds: string[]): Promise<void> => {
-    const now = Date.now();
-    const recent = clickIds.filter((id) => Math.abs(now - idTime(id).getTime()) <= RECENT_MS);
-    if (recent.length === 0) return;
-    const deadline = now + CLICK_WAIT_MS;
-    try {
-      const mine = clicks.held(new Set(recent));
-      if (mine.size > 0 && !(await clicks.writeSoon(mine, deadline))) return;
-      const others = recent.filter((id) => !mine.has(id));
-      if (others.length === 0) return;
-      // most are written already; ask the other replicas only for those that are not
-      let missing = await absent(others);
-      if (missing.length === 0) return;
-      await ctx.sql.notify(CLICKS_CHANNEL, missing.join(','));
-      for (let look = FIRST_LOOK_MS; ; look = Math.min(2 * look, MAX_LOOK_MS)) {
-        const left = deadline - Date.now();
-        if (left <= 0) return;
-        await Bun.sleep(Math.min(look, left));
-        missing = await absent(missing);
-        if (missing.length === 0) return;
-      }
-    } catch (error) {
-      // identify's own write reports an unreachable database; the join works once the clicks land
-      ctx.log.warn('identify: could not make sure its clicks are written', { error });
-    }
-  };
+  const loadSalt = () => (saltLoading ??= loadClickSalt(sql).then((s) => (salt = s)).finally(() => (saltLoading = null)));
+  let listening: Promise<(ListenMeta | null)[]> | null = null;
 
   const make = (target: LinkTarget, meta: ClickMeta, s: string): string => {
     const id = newId('click');
@@ -182,7 +107,7 @@ function createRuntime(ctx: AppContext): LinkRuntime {
       if (salt !== null) return acknowledge(make(target, meta, salt));
       return loadSalt().then((s) => acknowledge(make(target, meta, s)));
     },
-    clicksWritten,
+    clicksWritten: (clickIds) => clicksWritten(deps, clicks, clickIds),
     networkHash(ip) {
       if (salt !== null) return networkHash(salt, ip);
       return loadSalt().then((s) => networkHash(s, ip));
@@ -196,9 +121,76 @@ function createRuntime(ctx: AppContext): LinkRuntime {
       if (change.all) cache.clear();
       else if (change.slug) cache.dropSlug(change.slug.toLowerCase());
     },
+    start() {
+      listening ??= listen(deps, cache, clicks);
+    },
     async stop() {
       await clicks.close();
-      for (const listener of await Promise.all([listening, listeningClicks])) await listener?.unlisten().catch(() => undefined);
+      for (const listener of (await listening) ?? []) await listener?.unlisten().catch(() => undefined);
+      listening = null;
     },
   };
+}
+
+/** The two LISTENs: cache changes (this and every replica's), and clicks other replicas' identify asks for. */
+function listen(deps: LinkRuntimeDeps, cache: LinkCache, clicks: ClickBuffer): Promise<(ListenMeta | null)[]> {
+  const cacheChanges = deps.sql
+    .listen(
+      CACHE_CHANNEL,
+      (payload) => {
+        if (payload.startsWith('link:')) cache.dropSlug(payload.slice(5).toLowerCase());
+        else cache.clear();
+      },
+      // (re)connected: notifications may have been missed meanwhile
+      () => cache.clear(),
+    )
+    .catch((error) => {
+      deps.log.warn('link cache: LISTEN failed; entries expire by TTL only', { error });
+      return null;
+    });
+  // another replica's identify names clicks: write the ones held here now rather than at the timer
+  const clickRequests = deps.sql
+    .listen(CLICKS_CHANNEL, (payload) => {
+      const mine = clicks.held(new Set(payload.split(',')));
+      if (mine.size > 0) void clicks.writeSoon(mine, Date.now() + CLICK_WAIT_MS);
+    })
+    .catch((error) => {
+      deps.log.warn('clicks: LISTEN failed; clicks asked for by other replicas are written at the timer', { error });
+      return null;
+    });
+  return Promise.all([cacheChanges, clickRequests]);
+}
+
+/** LinkRuntime.clicksWritten: see there. */
+async function clicksWritten(deps: LinkRuntimeDeps, clicks: ClickBuffer, clickIds: string[]): Promise<void> {
+  const { sql } = deps;
+  /** Which of these clicks are not in the database. */
+  const absent = async (ids: string[]): Promise<string[]> => {
+    const found = new Set((await sql<{ id: string }[]>`select id from clicks where id = any(${ids}::text[])`).map((r) => r.id));
+    return ids.filter((id) => !found.has(id));
+  };
+  const now = Date.now();
+  const recent = clickIds.filter((id) => Math.abs(now - idTime(id).getTime()) <= RECENT_MS);
+  if (recent.length === 0) return;
+  const deadline = now + CLICK_WAIT_MS;
+  try {
+    const mine = clicks.held(new Set(recent));
+    if (mine.size > 0 && !(await clicks.writeSoon(mine, deadline))) return;
+    const others = recent.filter((id) => !mine.has(id));
+    if (others.length === 0) return;
+    // most are written already; ask the other replicas only for those that are not
+    let missing = await absent(others);
+    if (missing.length === 0) return;
+    await sql.notify(CLICKS_CHANNEL, missing.join(','));
+    for (let look = FIRST_LOOK_MS; ; look = Math.min(2 * look, MAX_LOOK_MS)) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await Bun.sleep(Math.min(look, left));
+      missing = await absent(missing);
+      if (missing.length === 0) return;
+    }
+  } catch (error) {
+    // identify's own write reports an unreachable database; the join works once the clicks land
+    deps.log.warn('identify: could not make sure its clicks are written', { error });
+  }
 }

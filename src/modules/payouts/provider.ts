@@ -4,7 +4,6 @@
 // POST /v1/payouts/:id/mark-paid or /mark-failed. A billing plugin that can pay (Stripe Connect) plugs in here;
 // the interface is part of the plugin contract (plugins/billing.ts).
 import type { PayoutProvider } from '../../../plugins/billing';
-import type { AppContext } from '../../context';
 
 export const manualProvider: PayoutProvider = {
   name: 'manual',
@@ -12,8 +11,3 @@ export const manualProvider: PayoutProvider = {
     return { status: 'pending' };
   },
 };
-
-/** The provider this installation pays through (chosen once, in createContext). */
-export function payoutProvider(ctx: AppContext): PayoutProvider {
-  return ctx.payoutProvider;
-}

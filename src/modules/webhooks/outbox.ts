@@ -15,13 +15,6 @@ export type Envelope<E extends EventType = EventType> = { id: string; event: E; 
  */
 export async function enqueueEvent<E extends EventType>(sql: Tx, type: E, data: EventPayloads[E]): Promise<Envelope<E>> {
   const id = newId('event');
-  const gathered = gatherers.get(sql);
-  if (gathered) {
-    // an envelope's created_at is the time in its id: the answer is known before the row is written
-    const envelope = { id, event: type, created: idTime(id).toISOString(), data };
-    gathered.push(envelope);
-    return envelope;
-  }
   const [row] = await sql<{ created_at: Date }[]>`
     insert into webhook_events (id, type, data)
     values (${id}, ${type}, ${sql.json(data as JSONValue)})
@@ -52,43 +45,46 @@ export function insertDeliveriesForEnvelopes(sql: Tx, idPrefix: string) {
     returning 1`;
 }
 
-/** Transactions whose envelopes are being gathered (withGatheredEnvelopes), and what they gathered. */
-const gatherers = new WeakMap<object, Envelope[]>();
-
 /**
- * Runs `body` with every envelope enqueueEvent records on `sql` gathered, then writes them all at
- * once: the envelopes in one statement, their deliveries in another, one wake-up for the
- * dispatcher. For the batch intake, where hundreds of events each enqueue two envelopes; the rows
- * are the same as one enqueueEvent at a time would write, in the same (id) order, in the same
- * transaction.
+ * Envelopes gathered while a batch is written and written all at once at its end (`write`): the
+ * envelopes in one statement, their deliveries in another, one wake-up for the dispatcher. For the
+ * event intake, where hundreds of events each enqueue two envelopes; the rows are the same as one
+ * enqueueEvent at a time would write, in the same (id) order, in the same transaction. The batch is
+ * passed to whatever enqueues (accrueCommissions), so a reader sees where envelopes go.
  */
-export async function withGatheredEnvelopes<T>(sql: Tx, body: () => Promise<T>): Promise<T> {
-  const gathered: Envelope[] = [];
-  gatherers.set(sql, gathered);
-  let result: T;
-  try {
-    result = await body();
-  } finally {
-    gatherers.delete(sql);
+export class EnvelopeBatch {
+  readonly #envelopes: Envelope[] = [];
+
+  /** Adds an envelope; its id (and so its order) is taken now, its row is written by `write`. */
+  add<E extends EventType>(type: E, data: EventPayloads[E]): Envelope<E> {
+    const id = newId('event');
+    // an envelope's created_at is the time in its id: the answer is known before the row is written
+    const envelope = { id, event: type, created: idTime(id).toISOString(), data };
+    this.#envelopes.push(envelope);
+    return envelope;
   }
-  if (gathered.length === 0) return result;
-  const [, endpoints] = await Promise.all([
-    sql`
-      insert into webhook_events (id, type, data)
-      select id, type, data from jsonb_to_recordset(${sql.json(gathered.map((e) => ({ id: e.id, type: e.event, data: e.data })) as JSONValue)})
-        as r(id text, type text, data jsonb)`,
-    sql<{ id: string; events: string[] }[]>`select id, events from webhook_endpoints where active order by id`,
-  ]);
-  const deliveries = gathered.flatMap((envelope) =>
-    endpoints
-      .filter((e) => e.events.includes(envelope.event) || e.events.includes('*'))
-      .map((e) => ({ id: newId('event'), endpoint_id: e.id, event_id: envelope.id, event: envelope.event })),
-  );
-  if (deliveries.length > 0) {
-    await sql`
-      insert into webhook_deliveries (id, endpoint_id, event_id, event)
-      select id, endpoint_id, event_id, event from jsonb_to_recordset(${sql.json(deliveries)}) as r(id text, endpoint_id text, event_id text, event text)`;
-    await sql`select pg_notify(${DELIVERY_CHANNEL}, ${gathered[0]!.id})`;
+
+  /** Writes the envelopes added so far with their deliveries, in `sql`'s transaction. */
+  async write(sql: Tx): Promise<void> {
+    const gathered = this.#envelopes.splice(0);
+    if (gathered.length === 0) return;
+    const [, endpoints] = await Promise.all([
+      sql`
+        insert into webhook_events (id, type, data)
+        select id, type, data from jsonb_to_recordset(${sql.json(gathered.map((e) => ({ id: e.id, type: e.event, data: e.data })) as JSONValue)})
+          as r(id text, type text, data jsonb)`,
+      sql<{ id: string; events: string[] }[]>`select id, events from webhook_endpoints where active order by id`,
+    ]);
+    const deliveries = gathered.flatMap((envelope) =>
+      endpoints
+        .filter((e) => e.events.includes(envelope.event) || e.events.includes('*'))
+        .map((e) => ({ id: newId('event'), endpoint_id: e.id, event_id: envelope.id, event: envelope.event })),
+    );
+    if (deliveries.length > 0) {
+      await sql`
+        insert into webhook_deliveries (id, endpoint_id, event_id, event)
+        select id, endpoint_id, event_id, event from jsonb_to_recordset(${sql.json(deliveries)}) as r(id text, endpoint_id text, event_id text, event text)`;
+      await sql`select pg_notify(${DELIVERY_CHANNEL}, ${gathered[0]!.id})`;
+    }
   }
-  return result;
 }

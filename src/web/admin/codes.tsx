@@ -6,7 +6,6 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { findCampaign, listCampaigns, updateCampaign } from '../../modules/campaigns/service';
 import { codeStats, createCode, findCode, listCodes, setCodeArchived, type CodeStats, type PromotionCode, type Sums } from '../../modules/codes/service';
-import { codeSync } from '../../modules/codes/stripe';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CodeField, CsrfInput, Field, formErrors, SelectField, type FormErrors } from '../forms';
 import { Notice } from '../layout';
@@ -281,7 +280,7 @@ function problemsOf(error: unknown, fields: string[]): FormErrors | null {
 }
 
 export function codeRoutes(ctx: AppContext, kit: AdminKit) {
-  const sync = codeSync(ctx.config);
+  const sync = ctx.codeSync;
   /** The create form alone, with what went wrong (the partner's or campaign's page is one click back). */
   async function formPage(page: AdminPage, from: From, values: { code: string; choice: string }, errors: FormErrors, status: number) {
     const data = await loadCodes(ctx, from.kind === 'partner' ? { partnerId: from.id } : { campaignId: from.id });

@@ -8,7 +8,6 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { FailBody } from '../../modules/payouts/model';
-import { payoutProvider } from '../../modules/payouts/provider';
 import { findPayoutRow, markPayoutFailed, markPayoutPaid, PAYOUT_STATUSES, type PayoutStatus } from '../../modules/payouts/service';
 import {
   anyPayout,
@@ -216,7 +215,7 @@ export function payoutRoutes(ctx: AppContext, kit: AdminKit) {
         // what the admin confirmed must still be what a run pays now, or they confirm again
         const preview = await previewRun(ctx.sql, ctx.config.minPayout);
         if (form.expect !== fingerprint(preview)) return runView(page, 'What is due changed since the preview was drawn (a commission was approved, reversed or paid). Check the new amounts and confirm again.', 409);
-        const created = await runPayouts(ctx, { actor: adminActor(page), provider: payoutProvider(ctx) });
+        const created = await runPayouts(ctx, { actor: adminActor(page), provider: ctx.payoutProvider });
         if (created === null) return runView(page, 'A payout run is already in progress; try again in a moment.', 409);
         return seeOther(`${LIST}?created=${created.length}`);
       }),

@@ -10,10 +10,8 @@ import { takeSignInRequest } from '../../modules/auth/limit';
 import { endSession, SESSION_COOKIE, sessionCookie } from '../../modules/auth/sessions';
 import { listCampaigns, type Campaign } from '../../modules/campaigns/service';
 import { listCommissions } from '../../modules/commissions/service';
-import { invalidateLinkCache } from '../../modules/links/runtime';
 import { createLink, deepLinkProblem, listLinks } from '../../modules/links/service';
 import { codeStats, createCode, listCodes } from '../../modules/codes/service';
-import { codeSync } from '../../modules/codes/stripe';
 import { Email, Name } from '../../lib/fields';
 import { getCommissionSnapshot, getPartner, updateOwnProfile } from '../../modules/partners/service';
 import {
@@ -243,7 +241,7 @@ export function portalRoutes(ctx: AppContext) {
               slug: values.slug === '' ? undefined : values.slug,
               destinationUrl: built.url ?? undefined,
             });
-            invalidateLinkCache(ctx, { slug: link.slug });
+            ctx.links.invalidate({ slug: link.slug });
             return seeOther(`/portal/links?created=${encodeURIComponent(link.id)}`);
           } catch (error) {
             const errors = formErrors(error, ['campaignId', 'slug', 'destinationUrl']);
@@ -270,7 +268,7 @@ export function portalRoutes(ctx: AppContext) {
         partnerForm(request, body, '/portal/codes', async (page, form) => {
           const values = { code: (form.code ?? '').trim(), campaignId: form.campaignId ?? '' };
           try {
-            const code = await createCode(ctx.sql, { code: values.code, partnerId: page.partner.id, campaignId: values.campaignId }, codeSync(ctx.config));
+            const code = await createCode(ctx.sql, { code: values.code, partnerId: page.partner.id, campaignId: values.campaignId }, ctx.codeSync);
             return seeOther(`/portal/codes?created=${encodeURIComponent(code.id)}`);
           } catch (error) {
             // Stripe refusing the code (502) is shown like a refusal: nothing was created
