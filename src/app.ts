@@ -19,7 +19,8 @@ import { groupRoutes } from './routes/groups';
 import { linkRoutes } from './routes/links';
 import { addCorsHeaders } from './modules/links/address';
 import { redirectRoutes } from './routes/redirect';
-import { partnerRoutes } from './routes/partners';
+import { partnerRoutes, partnerTermsAndKeyRoutes } from './routes/partners';
+import { partnerStatusRoutes } from './routes/partner-status';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
 import { systemRoutes } from './routes/system';
@@ -39,6 +40,8 @@ export function createApp(ctx: AppContext) {
   const api = new Elysia()
     .onParse(parseJsonObject)
     .use(partnerRoutes(ctx))
+    .use(partnerStatusRoutes(ctx))
+    .use(partnerTermsAndKeyRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(commissionRoutes(ctx))

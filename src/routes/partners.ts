@@ -1,23 +1,16 @@
-// Partner routes of SPEC section 4 (served unprefixed and under /v1 by app.ts).
+// Partner routes of SPEC section 4 (served unprefixed and under /v1 by app.ts): the partner record
+// (create, list, read, update), its frozen terms and its API keys. Status changes (invite, revoke,
+// approve, decline, reinstate) are ./partner-status.ts; app.ts mounts the three in that order.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
 import { paginate, readPage } from '../lib/http';
-import { reinstatePartner, revokePartner } from '../workflows/revoke-partner';
 import { authPlugin, requirePartner } from '../modules/auth/plugin';
 import { createApiKey } from '../modules/auth/keys';
 import { AppError, conflict } from '../lib/errors';
 import { ApiKeyResponses, CreatePartnerKeyBody } from '../modules/auth/model';
-import { approveApplication, declineApplication } from '../workflows/applications';
-import { CreatePartnerBody, DeclineBody, ListPartnersQuery, PartnerParams, PartnerResponses, RevokeBody, RevokeQuery, UpdatePartnerBody } from '../modules/partners/model';
-import {
-  createPartner,
-  getCommissionSnapshot,
-  getPartner,
-  listPartners,
-  reinvitePartner,
-  updatePartner,
-  type Partner,
-} from '../modules/partners/service';
+import { CreatePartnerBody, ListPartnersQuery, PartnerParams, PartnerResponses, UpdatePartnerBody } from '../modules/partners/model';
+import { getCommissionSnapshot, getPartner, listPartners, updatePartner, type Partner } from '../modules/partners/service';
+import { createPartner } from '../workflows/invite-partner';
 
 const listItem = (p: Partner) => ({
   id: p.id,
@@ -89,56 +82,13 @@ export function partnerRoutes(ctx: AppContext) {
         response: PartnerResponses.update,
         detail: { summary: 'Update a partner', description: 'A partner key (or session) may change its own `notifications` only.' },
       },
-    )
-    .post('/partners/:id/invite', ({ params }) => reinvitePartner(ctx, params.id), {
-      auth: 'admin',
-      params: PartnerParams,
-      response: PartnerResponses.invite,
-      detail: { summary: 'Re-send the magic-link invite' },
-    })
-    .post(
-      '/partners/:id/revoke',
-      ({ params, body }) => revokePartner(ctx, params.id, { reason: body?.reason, revokeKeys: false }),
-      { auth: 'partners:write', params: PartnerParams, body: RevokeBody, response: PartnerResponses.revoke, detail: { summary: 'Revoke (suspend) a partner' } },
-    )
-    .delete(
-      '/partners/:id',
-      ({ params, body, query }) =>
-        revokePartner(ctx, params.id, { reason: body?.reason ?? query.reason, revokeKeys: true }),
-      {
-        auth: 'admin',
-        params: PartnerParams,
-        body: RevokeBody,
-        query: RevokeQuery,
-        response: PartnerResponses.revoke,
-        detail: { summary: 'Revoke a partner and its API keys' },
-      },
-    )
-    .post('/partners/:id/approve', ({ params }) => approveApplication(ctx, params.id), {
-      auth: 'partners:write',
-      params: PartnerParams,
-      response: PartnerResponses.approve,
-      detail: {
-        summary: 'Approve an application (sends the invite)',
-        description: 'The partner must be `applied`; it becomes `pending` and is mailed the invite link. Any other status: 409.',
-      },
-    })
-    .post('/partners/:id/decline', ({ params, body }) => declineApplication(ctx, params.id, body), {
-      auth: 'partners:write',
-      params: PartnerParams,
-      body: DeclineBody,
-      response: PartnerResponses.decline,
-      detail: {
-        summary: 'Decline an application (mails the reason)',
-        description: 'The partner must be `applied`; it becomes `declined`, is mailed the reason and can never sign in. Any other status: 409.',
-      },
-    })
-    .post('/partners/:id/reinstate', ({ params }) => reinstatePartner(ctx, params.id), {
-      auth: 'partners:write',
-      params: PartnerParams,
-      response: PartnerResponses.reinstate,
-      detail: { summary: 'Undo a revoke' },
-    })
+    );
+}
+
+/** A partner's commission terms frozen at approval, and an API key acting as it. */
+export function partnerTermsAndKeyRoutes(ctx: AppContext) {
+  return new Elysia({ tags: ['Partners'] })
+    .use(authPlugin(ctx))
     .get(
       '/partners/:id/commission-snapshot',
       async ({ params, principal }) => {

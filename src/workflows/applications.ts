@@ -5,12 +5,10 @@
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { conflict, notFound } from '../lib/errors';
-import { sendQuietly } from '../mail';
 import { enqueueEmail } from '../mail/outbox';
-import { inviteEmail } from '../mail/templates';
-import { loadBrand } from '../mail/brand';
-import { issueMagicLink, magicLinkUrl } from '../modules/auth/magic';
+import { issueMagicLink } from '../modules/auth/magic';
 import { findPartner, type Partner } from '../modules/partners/service';
+import { sendInvite } from './invite-partner';
 
 /** The 409 for a partner that is not an application waiting for review, saying what it is instead. */
 async function notWaiting(tx: Tx, id: string, verb: 'approve' | 'decline'): Promise<never> {
@@ -39,7 +37,7 @@ export async function approveApplication(ctx: AppContext, id: string): Promise<P
     const invite = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: id });
     return { partner, token: invite.token };
   });
-  await sendQuietly(ctx.mailer, ctx.log, inviteEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, token) }));
+  await sendInvite(ctx, { email: partner.email, name: partner.name, token });
   return partner;
 }
 

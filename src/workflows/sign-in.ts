@@ -11,7 +11,8 @@ import { recordSignInNetwork } from '../modules/fraud/service';
 import { networkHash } from '../modules/fraud/signals';
 import { loadClickSalt } from '../modules/links/service';
 import { checkApplicationAnswers } from '../lib/fields';
-import { activatePartner, createPartner, findPartner, findPartnerByEmail, findRecruiter } from '../modules/partners/service';
+import { activatePartner, findPartner, findPartnerByEmail, findRecruiter } from '../modules/partners/service';
+import { createPartner } from './invite-partner';
 
 /** The answer to a sign-in request, the same for any email. */
 export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };

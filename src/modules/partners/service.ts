@@ -1,18 +1,12 @@
-// Partner rules: creation (admin, self-signup, federation), invites, updates. Revoking and reinstating
-// a partner is src/workflows/revoke-partner.ts.
-import type { AppContext } from '../../context';
+// Partner rules: creation (admin, self-signup, federation), updates, activation. Inviting is
+// src/workflows/invite-partner.ts; revoking and reinstating a partner is src/workflows/revoke-partner.ts.
 import type { JSONValue } from 'postgres';
 import type { Sql, Tx } from '../../db';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { idTime, isId, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
-import { sendQuietly } from '../../mail';
-import { notifyAdminsOfSignup } from '../../mail/notify';
-import { inviteEmail } from '../../mail/templates';
-import { loadBrand } from '../../mail/brand';
 import { NOTIFICATION_KINDS, type Notifications } from '../../mail/template';
-import { issueMagicLink, magicLinkUrl } from '../auth/magic';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
 import { checkGroupId } from '../groups/service';
 import { enqueueEvent } from '../webhooks/outbox';
@@ -174,15 +168,15 @@ export type CreatePartnerInput = {
 };
 
 /**
- * Inserts a partner and emits partner.created (and partnership.approved for network federation),
- * then mails the invite once the transaction has committed.
+ * Inserts a partner in `tx` and emits partner.created (and partnership.approved for network
+ * federation). `invited`: the partner waits as pending for the invite the caller sends; otherwise,
+ * unless it applied, it is active at once. Inviting is src/workflows/invite-partner.ts.
  */
-export async function createPartner(ctx: AppContext, input: CreatePartnerInput): Promise<Partner & { invited: boolean }> {
+export async function insertPartner(tx: Tx, input: CreatePartnerInput & { invited: boolean }): Promise<Partner> {
   const email = input.email.trim().toLowerCase();
   const applied = input.applied ?? false;
-  const sendInvite = !applied && (input.sendInvite ?? true);
   // an application is neither invited nor active until an admin approves it
-  const activatedNow = !applied && !sendInvite;
+  const activatedNow = !applied && !input.invited;
   checkMetadata(input.metadata);
   if (input.commissionSnapshot) {
     const problems = ruleProblems(input.commissionSnapshot.rules, 'commissionSnapshot.rules');
@@ -192,50 +186,28 @@ export async function createPartner(ctx: AppContext, input: CreatePartnerInput):
   const networkCreatorId = (input.metadata as Record<string, unknown> | undefined)?.networkCreatorId;
   const federated = source === 'offering' && typeof networkCreatorId === 'string' && input.commissionSnapshot !== undefined;
 
-  const { partner, invite } = await ctx.sql.begin(async (tx) => {
-    const campaignIds = await resolveCampaignIds(tx, input.campaignIds);
-    await checkGroupId(tx, input.groupId ?? null);
-    await checkRecruiter(tx, input.referredBy ?? null, null);
-    const id = newId('partner');
-    const inserted = await tx`
-      insert into partners (id, email, name, metadata, activated_at, applied_at, application_answers, group_id, referred_by)
-      values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as JSONValue)},
-              ${activatedNow ? idTime(id) : null}, ${applied ? idTime(id) : null},
-              ${input.applicationAnswers ? tx.json(input.applicationAnswers as JSONValue) : null}, ${input.groupId ?? null}, ${input.referredBy ?? null})
-      on conflict (email) do nothing
-      returning id`;
-    if (inserted.length === 0) throw conflict(`a partner with email ${email} already exists`);
-    await grantCampaigns(tx, id, campaignIds, source);
-    if (input.commissionSnapshot) {
-      await tx`insert into partner_commission_snapshots (partner_id, snapshot) values (${id}, ${tx.json(input.commissionSnapshot as JSONValue)})`;
-    }
-    const partner = (await findPartner(tx, id))!;
-    await enqueueEvent(tx, 'partner.created', {
-      partnerId: id,
-      email,
-      name: partner.name,
-      activatedAt: partner.activatedAt,
-      invited: sendInvite,
-      campaignIds,
-    });
-    if (federated) {
-      await enqueueEvent(tx, 'partnership.approved', {
-        partnerId: id,
-        email,
-        name: partner.name,
-        networkCreatorId: networkCreatorId as string,
-        campaignIds,
-      });
-    }
-    // a self-signup (open) or an application (review): the admins hear of it, with the partner
-    if (source === 'signup') await notifyAdminsOfSignup(tx, { id, name: partner.name, email, status: partner.status });
-    const invite = sendInvite ? await issueMagicLink(tx, { purpose: 'invite', email, partnerId: id }) : null;
-    return { partner, invite };
-  });
-  if (invite) {
-    await sendQuietly(ctx.mailer, ctx.log, inviteEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
+  const campaignIds = await resolveCampaignIds(tx, input.campaignIds);
+  await checkGroupId(tx, input.groupId ?? null);
+  await checkRecruiter(tx, input.referredBy ?? null, null);
+  const id = newId('partner');
+  const inserted = await tx`
+    insert into partners (id, email, name, metadata, activated_at, applied_at, application_answers, group_id, referred_by)
+    values (${id}, ${email}, ${input.name.trim()}, ${tx.json((input.metadata ?? {}) as JSONValue)},
+            ${activatedNow ? idTime(id) : null}, ${applied ? idTime(id) : null},
+            ${input.applicationAnswers ? tx.json(input.applicationAnswers as JSONValue) : null}, ${input.groupId ?? null}, ${input.referredBy ?? null})
+    on conflict (email) do nothing
+    returning id`;
+  if (inserted.length === 0) throw conflict(`a partner with email ${email} already exists`);
+  await grantCampaigns(tx, id, campaignIds, source);
+  if (input.commissionSnapshot) {
+    await tx`insert into partner_commission_snapshots (partner_id, snapshot) values (${id}, ${tx.json(input.commissionSnapshot as JSONValue)})`;
   }
-  return { ...partner, invited: sendInvite };
+  const partner = (await findPartner(tx, id))!;
+  await enqueueEvent(tx, 'partner.created', { partnerId: id, email, name: partner.name, activatedAt: partner.activatedAt, invited: input.invited, campaignIds });
+  if (federated) {
+    await enqueueEvent(tx, 'partnership.approved', { partnerId: id, email, name: partner.name, networkCreatorId: networkCreatorId as string, campaignIds });
+  }
+  return partner;
 }
 
 export type UpdatePartnerInput = {
@@ -330,21 +302,6 @@ export async function findRecruiter(sql: Tx, ref: string | undefined): Promise<s
   if (ref === undefined || !isId('partner', ref)) return null;
   const [row] = await sql<{ id: string }[]>`select id from partners where id = ${ref} and revoked_at is null`;
   return row?.id ?? null;
-}
-
-/** Sends a fresh invite link; earlier ones stay valid until they expire. */
-export async function reinvitePartner(ctx: AppContext, id: string): Promise<{ ok: true; expiresAt: string }> {
-  const { partner, invite } = await ctx.sql.begin(async (tx) => {
-    const partner = await getPartner(tx, id);
-    if (partner.status === 'active') throw conflict('partner has already accepted the invite');
-    if (partner.status === 'revoked') throw conflict('partner is revoked; reinstate it first');
-    if (partner.status === 'applied') throw conflict('partner has applied; approve the application to send the invite');
-    if (partner.status === 'declined') throw conflict('the application was declined; no invite can be sent');
-    const invite = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: id });
-    return { partner, invite };
-  });
-  await sendQuietly(ctx.mailer, ctx.log, inviteEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name, link: magicLinkUrl(ctx.config.baseUrl, invite.token) }));
-  return { ok: true, expiresAt: invite.expiresAt.toISOString() };
 }
 
 export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promise<typeof SnapshotRecord.static> {
