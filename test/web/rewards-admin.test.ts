@@ -282,7 +282,7 @@ describe('which rules paid, and recruit overrides', () => {
 });
 
 describe('recruits that applied', () => {
-  test("Ada's page shows each recruit's own status: an application waiting is Applied, a declined one Declined, not Invited", async () => {
+  test("Ada's page and the campaign page show each recruit's own status: an application waiting is Applied, a declined one Declined, not Invited", async () => {
     expect((await svc.api('PATCH', '/v1/settings', { body: { partnerSignup: 'review' } })).status).toBe(200);
     // two people apply through Ada's recruiting link; one of them is declined
     for (const email of ['dee@example.com', 'eve@example.com']) {
@@ -297,7 +297,10 @@ describe('recruits that applied', () => {
     await page.goto(`${svc.url}/admin/partners/${ada}`);
     const badge = (id: string) => page.locator(`#recruits-table tr[data-id="${id}"] [data-label=Status] .badge`);
     expect([await badge(dee).textContent(), await badge(eve).textContent()]).toEqual(['Applied', 'Declined']);
-    // the same words as the partners list and each partner's own page
+    // the same words on the campaign page, which lists the campaign's partners, and on the partner's own page
+    await page.goto(`${svc.url}/admin/campaigns/${pro}`);
+    const held = (id: string) => page.locator(`#campaign-partners tr[data-id="${id}"] [data-label=Status] .badge`);
+    expect([await held(dee).textContent(), await held(eve).textContent()]).toEqual(['Applied', 'Declined']);
     await page.goto(`${svc.url}/admin/partners/${dee}`);
     expect(await page.textContent('#partner-status')).toBe('Applied');
     await page.goto(`${svc.url}/admin/partners/${ada}#recruits`);
