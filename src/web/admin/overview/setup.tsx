@@ -123,35 +123,37 @@ function Snippet(props: { baseUrl: string; createdKey?: string; hasKey: boolean;
   ].join('\n');
   return (
     <div class="snippets">
-      <label for="snippet-browser">On every page of your site</label>
-      <textarea id="snippet-browser" class="code" rows="5" readonly spellcheck="false" safe>
-        {browser}
-      </textarea>
-      <p class="snippet-tools">
-        <button type="button" class="secondary" data-copy="#snippet-browser">
-          Copy
-        </button>
-        <span class="hint">
-          {props.createdKey
-            ? 'Your new publishable key is filled in. It is not shown again.'
-            : props.hasKey
-              ? 'Replace pk_… with your publishable key: keys are shown once, when created. Lost it? Create another on the API keys page.'
-              : 'Create a publishable key (step 2) and it is filled in here.'}
-        </span>
-      </p>
-      <label for="snippet-server">From your server, when a customer pays (amount in cents)</label>
-      <textarea id="snippet-server" class="code" rows="4" readonly spellcheck="false" safe>
-        {server}
-      </textarea>
-      <p class="snippet-tools">
-        <button type="button" class="secondary" data-copy="#snippet-server">
-          Copy
-        </button>
-        <span class="hint">
-          Needs a secret key with the events:write scope, from the <a href="/admin/api-keys">API keys</a> page.
-        </span>
-      </p>
+      <CopyBlock id="snippet-browser" label="On every page of your site" rows="5" code={browser}>
+        {props.createdKey
+          ? 'Your new publishable key is filled in. It is not shown again.'
+          : props.hasKey
+            ? 'Replace pk_… with your publishable key: keys are shown once, when created. Lost it? Create another on the API keys page.'
+            : 'Create a publishable key (step 2) and it is filled in here.'}
+      </CopyBlock>
+      <CopyBlock id="snippet-server" label="From your server, when a customer pays (amount in cents)" rows="4" code={server}>
+        Needs a secret key with the events:write scope, from the <a href="/admin/api-keys">API keys</a> page.
+      </CopyBlock>
     </div>
+  );
+}
+
+/** A labelled block of code to copy, its Copy button and a hint. */
+function CopyBlock(props: { id: string; label: string; rows: string; code: string; children: Children }) {
+  return (
+    <>
+      <label for={props.id} safe>
+        {props.label}
+      </label>
+      <textarea id={props.id} class="code" rows={props.rows} readonly spellcheck="false" safe>
+        {props.code}
+      </textarea>
+      <p class="snippet-tools">
+        <button type="button" class="secondary" data-copy={`#${props.id}`}>
+          Copy
+        </button>
+        <span class="hint">{props.children}</span>
+      </p>
+    </>
   );
 }
 
