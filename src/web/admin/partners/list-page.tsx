@@ -6,6 +6,7 @@ import { RangePicker, rangeQuery } from '../../range';
 import type { AdminPage } from '../../session';
 import { Badge, EmptyState, formatMoney, formatRate, href, MenuButton, menuId, MoneyCell, Pager, partnerBadge, RowMenu, SortHeader, Trunc } from '../../ui';
 import { AdminLayout, Done } from '../kit';
+import { ChoicesFieldset } from '../../kit/choices';
 import { type CreateValues, DONE, LIST, type ListState, PAGE_SIZE, detailPath, epcText, isoDay } from './shared';
 
 export function PartnersPage(props: {
@@ -255,24 +256,15 @@ export function PartnersTable(props: {
 
 export function CampaignChoices(props: { campaigns: { id: string; name: string }[]; ticked: Set<string>; error?: string; legend: string; hint?: string }) {
   return (
-    <fieldset class={props.error ? 'choices invalid' : 'choices'} aria-describedby={props.error ? 'campaignIds-error' : undefined}>
-      <legend safe>{props.legend}</legend>
+    <ChoicesFieldset
+      name="campaignIds"
+      legend={props.legend}
+      choices={props.campaigns.map((c) => ({ value: c.id, label: c.name }))}
+      ticked={(id) => props.ticked.has(id)}
+      error={props.error}
+      hint={props.hint}
+    >
       <input type="hidden" name="campaignsShown" value="1" />
-      {props.campaigns.map((c) => (
-        <label class="check">
-          <input type="checkbox" name="campaignIds" value={c.id} checked={props.ticked.has(c.id)} /> <span safe>{c.name}</span>
-        </label>
-      ))}
-      {!!props.hint && (
-        <p class="hint" safe>
-          {props.hint}
-        </p>
-      )}
-      {!!props.error && (
-        <p class="error" id="campaignIds-error" safe>
-          {props.error}
-        </p>
-      )}
-    </fieldset>
+    </ChoicesFieldset>
   );
 }
