@@ -22,7 +22,7 @@ import { CUSTOMERS_PAGE, DONE, type EditValues, LIST, detailPath, epcText, revok
 import { CustomersTable, LinkStatsTable, RecruitsSection } from './detail-tables';
 import { CampaignChoices } from './list-page';
 
-export function PartnerDetailPage(props: {
+export type DetailProps = {
   page: AdminPage;
   partner: Partner;
   range: DateRange;
@@ -49,7 +49,10 @@ export function PartnerDetailPage(props: {
   recruits: { recruits: Recruit[]; total: number };
   recruiter: Partner | null;
   overrides: Map<string, { id: string; name: string }>;
-}) {
+};
+
+/** What the sections of the page work out from its props. */
+function derive(props: DetailProps) {
   const p = props.partner;
   const group = p.groupId ? props.groups.find((g) => g.id === p.groupId) : undefined;
   const path = detailPath(p.id);
@@ -72,8 +75,72 @@ export function PartnerDetailPage(props: {
   };
   const errors = props.errors ?? {};
   const editErrors = ['name', 'billingConnectAccountId', 'campaignIds', 'groupId', 'recruiter'].some((k) => errors[k]) || (!!props.edit && !!errors._form);
+  return { p, group, path, id, names, cur, c, inCurrency, earned, versus, rateBp, live, archivedHeld, edit, errors, editErrors };
+}
+
+export function PartnerDetailPage(props: DetailProps) {
+  const { p, path, id, names, cur } = derive(props);
   return (
     <AdminLayout page={props.page} title={p.name} current={LIST} scripts={['/assets/copy.js']}>
+      <DetailHead {...props} />
+
+      <Performance {...props} />
+
+      <h2>Links</h2>
+      {props.links.length === 0 ? (
+        <p class="empty">No links yet.</p>
+      ) : (
+        <LinkStatsTable
+          links={props.links}
+          baseUrl={props.baseUrl}
+          currency={cur}
+          campaigns={props.campaigns}
+          caption={`Links of ${p.name} with their numbers for ${props.range.label.toLowerCase()}`}
+        />
+      )}
+
+      <CodesSection page={props.page} from={{ kind: 'partner', id: p.id }} data={props.codes} done={props.done} />
+
+      <h2>Referred customers</h2>
+      <p class="caption" safe>
+        {`Every customer this partner brought, all time, latest conversion first. Revenue and commissions in ${cur} over the customer's lifetime.`}
+      </p>
+      {props.customers.rows.length === 0 ? (
+        <p class="empty">{props.customers.total > 0 ? 'No customers on this page.' : 'No referred customers yet.'}</p>
+      ) : (
+        <>
+          <CustomersTable customers={props.customers.rows} currency={cur} caption={`Customers ${p.name} brought`} />
+          <Pager path={path} query={props.kept} page={props.customerPage} size={CUSTOMERS_PAGE} total={props.customers.total} shown={props.customers.rows.length} />
+        </>
+      )}
+
+      <RecruitsSection recruits={props.recruits} name={p.name} />
+
+      <EditForm {...props} />
+
+      <PartnerFlags partnerId={p.id} revoked={p.status === 'revoked'} history={props.flags} />
+
+      <h2>Commissions</h2>
+      <p>
+        <a href={`/admin/commissions?partnerId=${id}`}>Approve or reverse this partner's commissions</a>
+      </p>
+      {props.commissions.length === 0 ? (
+        <p class="empty">No commissions yet.</p>
+      ) : (
+        <CommissionsTable commissions={props.commissions} names={names} onePartner caption={`Commissions of ${p.name}, newest first`} />
+      )}
+      <h2>Payouts</h2>
+      {props.payouts.length === 0 ? <p class="empty">No payouts yet.</p> : <PayoutsTable payouts={props.payouts} names={names} onePartner caption={`Payouts to ${p.name}, newest first`} />}
+      {p.status !== 'revoked' && <ConfirmDialog id="revoke-dialog" {...revokeConfirm(props.page, p, { reason: props.reason })} />}
+    </AdminLayout>
+  );
+}
+
+/** The partner's name, status and actions, and the facts about it. */
+function DetailHead(props: DetailProps) {
+  const { p, group, path, id, errors } = derive(props);
+  return (
+    <>
       <p class="back">
         <a href={href(LIST, props.kept)}>All partners</a>
       </p>
@@ -156,7 +223,15 @@ export function PartnerDetailPage(props: {
       </dl>
       <ApplicationFacts partner={p} />
       <ApplicationDialogs page={props.page} partner={p} />
+    </>
+  );
+}
 
+/** The numbers over the range: the cards and the money by status. */
+function Performance(props: DetailProps) {
+  const { path, id, cur, c, inCurrency, earned, versus, rateBp } = derive(props);
+  return (
+    <>
       <h2>Performance</h2>
       <div class="tools-row">
         {props.currencies.length > 1 && (
@@ -233,37 +308,15 @@ export function PartnerDetailPage(props: {
           </table>
         </div>
       )}
+    </>
+  );
+}
 
-      <h2>Links</h2>
-      {props.links.length === 0 ? (
-        <p class="empty">No links yet.</p>
-      ) : (
-        <LinkStatsTable
-          links={props.links}
-          baseUrl={props.baseUrl}
-          currency={cur}
-          campaigns={props.campaigns}
-          caption={`Links of ${p.name} with their numbers for ${props.range.label.toLowerCase()}`}
-        />
-      )}
-
-      <CodesSection page={props.page} from={{ kind: 'partner', id: p.id }} data={props.codes} done={props.done} />
-
-      <h2>Referred customers</h2>
-      <p class="caption" safe>
-        {`Every customer this partner brought, all time, latest conversion first. Revenue and commissions in ${cur} over the customer's lifetime.`}
-      </p>
-      {props.customers.rows.length === 0 ? (
-        <p class="empty">{props.customers.total > 0 ? 'No customers on this page.' : 'No referred customers yet.'}</p>
-      ) : (
-        <>
-          <CustomersTable customers={props.customers.rows} currency={cur} caption={`Customers ${p.name} brought`} />
-          <Pager path={path} query={props.kept} page={props.customerPage} size={CUSTOMERS_PAGE} total={props.customers.total} shown={props.customers.rows.length} />
-        </>
-      )}
-
-      <RecruitsSection recruits={props.recruits} name={p.name} />
-
+/** The edit form (name, billing account, campaigns, group, recruiter). */
+function EditForm(props: DetailProps) {
+  const { path, archivedHeld, edit, errors, editErrors } = derive(props);
+  return (
+    <>
       <h2 id="edit">Edit partner</h2>
       <form method="post" action={path} novalidate class="form-width" id="edit-form">
         <CsrfInput token={props.page.csrf} />
@@ -304,21 +357,6 @@ export function PartnerDetailPage(props: {
         />
         <button type="submit">Save changes</button>
       </form>
-
-      <PartnerFlags partnerId={p.id} revoked={p.status === 'revoked'} history={props.flags} />
-
-      <h2>Commissions</h2>
-      <p>
-        <a href={`/admin/commissions?partnerId=${id}`}>Approve or reverse this partner's commissions</a>
-      </p>
-      {props.commissions.length === 0 ? (
-        <p class="empty">No commissions yet.</p>
-      ) : (
-        <CommissionsTable commissions={props.commissions} names={names} onePartner caption={`Commissions of ${p.name}, newest first`} />
-      )}
-      <h2>Payouts</h2>
-      {props.payouts.length === 0 ? <p class="empty">No payouts yet.</p> : <PayoutsTable payouts={props.payouts} names={names} onePartner caption={`Payouts to ${p.name}, newest first`} />}
-      {p.status !== 'revoked' && <ConfirmDialog id="revoke-dialog" {...revokeConfirm(props.page, p, { reason: props.reason })} />}
-    </AdminLayout>
+    </>
   );
 }
