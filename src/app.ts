@@ -3,10 +3,11 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
-import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
+import { AppError, dataExceptionError, ERROR_STATUS, fieldProblems, invalidFields, isDataException, type ErrorBody, type ValueErrorLike } from './lib/errors';
 import { jsonNull } from './lib/http';
 import { newId } from './lib/ids';
 import { parseJsonObject } from './lib/json-body';
+import { strictBodies } from './lib/strict-body';
 import { apiKeyRoutes, sessionRoutes } from './routes/auth';
 import { billingRoutes } from './routes/billing';
 import { commissionRoutes } from './routes/commissions';
@@ -55,6 +56,9 @@ export function createApp(ctx: AppContext) {
     .use(settingsRoutes(ctx))
     .use(linkRoutes(ctx));
   const billing = billingRoutes(ctx);
+  const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages));
+  // every JSON route refuses fields its body schema does not declare (lib/strict-body.ts)
+  const refuseUnknown = strictBodies([...api.routes, ...session.routes]);
 
   let self: AnyElysia | undefined;
   const app = new Elysia()
@@ -66,9 +70,10 @@ export function createApp(ctx: AppContext) {
     })
     // Elysia answers a bare null with an empty body; a documented null is the JSON null
     .mapResponse({ as: 'global' }, ({ responseValue }) => (responseValue === null ? jsonNull() : undefined))
+    .onTransform({ as: 'global' }, ({ request, route, body }) => refuseUnknown(request.method, route, body))
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
-    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages)))
+    .use(session)
     // server-rendered pages and their assets (/portal, /admin, /docs, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth
@@ -193,23 +198,9 @@ async function limitBody(request: Request): Promise<Request> {
 
 const tooLarge = () => new AppError('payload_too_large', 'request body larger than 1 MiB');
 
-type SchemaLike = { type?: string; anyOf?: SchemaLike[]; enum?: unknown[]; const?: unknown; minimum?: number; maximum?: number; format?: string };
-type ValueErrorLike = { path: string; message: string; summary?: string; schema?: SchemaLike };
-
-/**
- * PostgreSQL refuses some values the schemas let through (a NUL character, a number out of range):
- * class 22 "data exception". That is bad input, not a server fault.
- */
-function dataException(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof Error && error.name === 'PostgresError' && typeof code === 'string' && code.startsWith('22');
-}
-
 function toErrorBody(error: unknown, code: string | number, method = 'POST'): ErrorBody {
   if (error instanceof AppError) return error.toBody();
-  if (dataException(error)) {
-    return { code: method === 'GET' ? 'invalid_query' : 'invalid_body', message: 'a value in the request cannot be stored (for example a NUL character or a number out of range)' };
-  }
+  if (isDataException(error)) return dataExceptionError(method === 'GET' ? 'invalid_query' : 'invalid_body').toBody();
   switch (code) {
     case 'VALIDATION': {
       const e = error as { type?: string; all?: ValueErrorLike[] };
@@ -218,9 +209,7 @@ function toErrorBody(error: unknown, code: string | number, method = 'POST'): Er
       // 'property' errors come from coercing query or path strings
       const where = e.type === 'query' || e.type === 'property' ? 'invalid_query' : e.type === 'params' ? 'not_found' : 'invalid_body';
       if (where === 'not_found') return { code: 'not_found', message: 'not found' };
-      const details = fieldProblems(e.all ?? []);
-      const message = details.length > 0 ? details.map((d) => `${d.field}: ${d.message}`).join('; ') : 'invalid request';
-      return { code: where, message, details };
+      return invalidFields(fieldProblems(e.all ?? []), where).toBody();
     }
     case 'PARSE': {
       const cause = (error as { cause?: unknown }).cause;
@@ -234,32 +223,4 @@ function toErrorBody(error: unknown, code: string | number, method = 'POST'): Er
     default:
       return { code: 'internal', message: 'internal error' };
   }
-}
-
-function fieldProblems(errors: ValueErrorLike[]): { field: string; message: string }[] {
-  const seen = new Map<string, string>();
-  for (const e of errors) {
-    const field = e.path.replace(/^\//, '').replace(/\//g, '.') || '(body)';
-    if (seen.has(field)) continue;
-    seen.set(field, (e.schema && allowedValues(e.schema)) ?? e.summary ?? e.message);
-  }
-  return [...seen].map(([field, message]) => ({ field, message }));
-}
-
-/**
- * What a schema allows, in words, for the schemas whose generated messages say nothing useful: enums
- * ("should be one of: 'integer', 'integer'" for a bounded integer that may also arrive as a string).
- */
-function allowedValues(schema: SchemaLike): string | undefined {
-  const flat = schema.anyOf?.flatMap((s) => s.anyOf ?? [s]);
-  const options = flat?.filter((s) => s.const !== undefined || s.type === 'null').map((s) => (s.type === 'null' ? null : s.const)) ?? schema.enum;
-  if (options && options.length > 0) return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
-  const numeric = schema.anyOf?.find((s) => s.type === 'integer' || s.type === 'number') ?? (schema.type === 'integer' || schema.type === 'number' ? schema : undefined);
-  if (!numeric) return undefined;
-  const kind = numeric.type === 'integer' ? 'an integer' : 'a number';
-  const { minimum: min, maximum: max } = numeric;
-  if (min !== undefined && max !== undefined) return `must be ${kind} from ${min} to ${max}`;
-  if (min !== undefined) return `must be ${kind} of at least ${min}`;
-  if (max !== undefined) return `must be ${kind} of at most ${max}`;
-  return `must be ${kind}`;
 }

@@ -2989,7 +2989,7 @@ export interface operations {
                     name: string;
                     /** @default true */
                     sendInvite?: boolean;
-                    /** @description Free-form JSON object, at most 16 KiB. */
+                    /** @description Free-form JSON object, at most 16 KiB and 32 levels deep. */
                     metadata?: unknown;
                     campaignIds?: string[];
                     /**
@@ -3508,7 +3508,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description Free-form JSON object, at most 16 KiB. */
+                    /** @description Free-form JSON object, at most 16 KiB and 32 levels deep. */
                     metadata?: unknown;
                     campaignIds?: string[];
                     billingConnectAccountId?: string | null;
@@ -5353,7 +5353,7 @@ export interface operations {
                     currency?: string;
                     /** @description ISO 8601 timestamp; defaults to server time. */
                     occurredAt?: string;
-                    /** @description Object, free-form; commission rules can match on it. */
+                    /** @description Object, free-form, at most 16 KiB and 32 levels deep; commission rules can match on it. */
                     metadata?: unknown;
                     /**
                      * @description The promotion code the customer used, if any. It wins over clicks for the user's first attributed event; unknown or archived codes fall back to clicks.
@@ -5545,7 +5545,7 @@ export interface operations {
                     currency?: string;
                     /** @description ISO 8601 timestamp; defaults to server time. */
                     occurredAt?: string;
-                    /** @description Object, free-form; commission rules can match on it. */
+                    /** @description Object, free-form, at most 16 KiB and 32 levels deep; commission rules can match on it. */
                     metadata?: unknown;
                     /**
                      * @description The promotion code the customer used, if any. It wins over clicks for the user's first attributed event; unknown or archived codes fall back to clicks.
