@@ -3,7 +3,7 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
-import { AppError, dataExceptionError, ERROR_STATUS, fieldProblems, invalidFields, isDataException, type ErrorBody, type ValueErrorLike } from './lib/errors';
+import { AppError, dataExceptionError, RateLimited, ERROR_STATUS, fieldProblems, invalidFields, isDataException, type ErrorBody, type ValueErrorLike } from './lib/errors';
 import { jsonNull } from './lib/http';
 import { newId } from './lib/ids';
 import { parseJsonObject } from './lib/json-body';
@@ -18,7 +18,8 @@ import { campaignRoutes } from './routes/campaigns';
 import { codeRoutes } from './routes/codes';
 import { groupRoutes } from './routes/groups';
 import { linkRoutes } from './routes/links';
-import { addCorsHeaders } from './modules/links/address';
+import { addCorsHeaders, clientAddress } from './modules/links/address';
+import { takeSignInNetwork } from './modules/auth/limit';
 import { redirectRoutes } from './routes/redirect';
 import { partnerRoutes, partnerTermsAndKeyRoutes } from './routes/partners';
 import { partnerStatusRoutes } from './routes/partner-status';
@@ -58,7 +59,7 @@ export function createApp(ctx: AppContext) {
   const billing = billingRoutes(ctx);
   const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages));
   // every JSON route refuses fields its body schema does not declare (lib/strict-body.ts)
-  const refuseUnknown = strictBodies([...api.routes, ...session.routes]);
+  const refuseUnknownFields = strictBodies([...api.routes, ...session.routes]);
 
   let self: AnyElysia | undefined;
   const app = new Elysia()
@@ -66,11 +67,11 @@ export function createApp(ctx: AppContext) {
       const body = toErrorBody(error, code, request.method);
       const status = ERROR_STATUS[body.code];
       if (status >= 500) ctx.log.error('request failed', { requestId: requestIds.get(request), path, error });
-      return errorAnswer(ctx, request, body, status);
+      return errorAnswer(ctx, request, body, status, error);
     })
     // Elysia answers a bare null with an empty body; a documented null is the JSON null
     .mapResponse({ as: 'global' }, ({ responseValue }) => (responseValue === null ? jsonNull() : undefined))
-    .onTransform({ as: 'global' }, ({ request, route, body }) => refuseUnknown(request.method, route, body))
+    .onTransform({ as: 'global' }, ({ request, route, body }) => refuseUnknownFields(request.method, route, body))
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
     .use(session)
@@ -102,12 +103,17 @@ export function createFetch(ctx: AppContext, app: App) {
     requestIds.set(request, requestId);
     let response: Response;
     try {
+      if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) {
+        await takeSignInNetwork(ctx.sql, clientAddress(request, ctx.config.trustProxy, ctx.http.server));
+      }
       response = await app.handle(await limitBody(request));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      response = await errorAnswer(ctx, request, error.toBody(), error.status);
+      response = await errorAnswer(ctx, request, error.toBody(), error.status, error);
     }
     response.headers.set('x-request-id', requestId);
+    // no answer is to be read as another type than it says (JSON as HTML, text as script)
+    if (!response.headers.has('x-content-type-options')) response.headers.set('x-content-type-options', 'nosniff');
     const path = new URL(request.url).pathname;
     addCorsHeaders(path, response);
     record(request.method, routeOf(request.method, path), path, response.status, started, requestId);
@@ -143,10 +149,20 @@ export function answerRecorder(ctx: AppContext) {
   };
 }
 
-/** An error's answer: the API's JSON `{code, message, details?}`, or an HTML page on the page paths. */
-function errorAnswer(ctx: AppContext, request: Request, body: ErrorBody, status: number): Response | Promise<Response> {
-  if (isPagePath(new URL(request.url).pathname)) return errorPage(ctx, request, body, status);
-  return Response.json(body, { status });
+/**
+ * Where a sign-in mail can be asked for (the API and the sign-in and sign-up pages): each POST
+ * counts against its network's limit (modules/auth/limit.ts) before anything else runs.
+ */
+const SIGN_IN_PATHS = new Set(['/auth/magic-link', '/auth/signup', '/admin/sign-in', '/portal/sign-in', '/portal/sign-up']);
+
+/**
+ * An error's answer: the API's JSON `{code, message, details?}`, or an HTML page on the page
+ * paths; a 429 says when to try again (Retry-After).
+ */
+async function errorAnswer(ctx: AppContext, request: Request, body: ErrorBody, status: number, error?: unknown): Promise<Response> {
+  const response = isPagePath(new URL(request.url).pathname) ? await errorPage(ctx, request, body, status) : Response.json(body, { status });
+  if (error instanceof RateLimited) response.headers.set('retry-after', String(error.retryAfterSeconds));
+  return response;
 }
 
 function safeRequestId(value: string | null): string | undefined {

@@ -43,6 +43,13 @@ export class AppError extends Error {
   }
 }
 
+/** A 429 that says when to try again: app.ts sends `retryAfterSeconds` as the Retry-After header. */
+export class RateLimited extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate_limited', `too many requests; try again in ${retryAfterSeconds} s`);
+  }
+}
+
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 export const conflict = (message: string, details?: unknown) => new AppError('conflict', message, details);
 export const forbidden = (message = 'this key may not do that') => new AppError('forbidden', message);

@@ -11626,7 +11626,7 @@ export interface operations {
                     userAgent?: string;
                     /** @description The visitor's; defaults to this request's Referer. */
                     referrer?: string;
-                    /** @description The visitor's address (stored only hashed); defaults to this request's. */
+                    /** @description The visitor's IPv4 or IPv6 address (stored only hashed); secret keys only. Defaults to this request's (or the trusted proxy's X-Forwarded-For entry); a publishable key may not set it. */
                     ip?: string;
                 };
             };
