@@ -8696,7 +8696,7 @@ export interface operations {
                             createdAt: string;
                         };
                         /**
-                         * @description The new signing secret (`whsec_…`): shown here once. The old secret stops verifying at once; update receivers first.
+                         * @description The new signing secret (`whsec_…`): shown here once. It signs from the next delivery on; for 24 h the old secret signs too (a second `v1,` entry in webhook-signature), so receivers can switch without a gap.
                          * @example whsec_3m5R0tAtEdSeCrEtExAmPlE0000000000000000=
                          */
                         secret: string;
@@ -12165,7 +12165,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12240,7 +12240,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12314,7 +12314,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12377,7 +12377,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12440,7 +12440,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12509,7 +12509,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12565,7 +12565,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12619,7 +12619,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12673,7 +12673,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -12735,7 +12735,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
