@@ -50,8 +50,16 @@ export async function takeSignInRequest(sql: Sql, email: string): Promise<void> 
   await take(sql, { table: 'sign_in_requests', column: 'email_hash', limit: SIGN_IN_LIMIT }, signInEmailHash(email));
 }
 
-/** Counts one sign-in request from `ip`'s network, or throws rate_limited (429) past the per-network limit. */
+/** This machine: a local script, or a proxy on this host not declared with TRUST_PROXY. */
+const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.');
+
+/**
+ * Counts one sign-in request from `ip`'s network, or throws rate_limited (429) past the
+ * per-network limit. Requests from this machine are not counted: behind a proxy on the same host
+ * that TRUST_PROXY does not name, every visitor would share one address and lock each other out
+ * (the per-email limit still holds for them).
+ */
 export async function takeSignInNetwork(sql: Sql, ip: string | null): Promise<void> {
-  if (ip === null) return;
+  if (ip === null || isLoopback(ip)) return;
   await take(sql, { table: 'sign_in_networks', column: 'network_hash', limit: SIGN_IN_NETWORK_LIMIT }, sha256(`partnerd:sign-in-ip:${networkOf(ip)}`));
 }
