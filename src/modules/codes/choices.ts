@@ -19,6 +19,6 @@ export async function codeChoices(sql: Sql, filter: { partnerId: string } | { ca
           where pc.partner_id = ${filter.partnerId} and c.archived_at is null order by c.name, c.id limit 500`
       : await sql<Choice[]>`
           select p.id as value, p.name || ' (' || p.email || ')' as label from partners p join partner_campaigns pc on pc.partner_id = p.id
-          where pc.campaign_id = ${filter.campaignId} and p.revoked_at is null order by p.name, p.id limit 500`;
+          where pc.campaign_id = ${filter.campaignId} and partner_status(p) <> 'revoked' order by p.name, p.id limit 500`;
   return [...rows];
 }

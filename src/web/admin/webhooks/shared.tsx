@@ -57,7 +57,7 @@ export function rotateConfirm(ep: Endpoint, csrf: string) {
     danger: true,
     children: (
       <>
-        <p>A new secret is made and shown once. The old one stops verifying at once: every delivery from now on, retries included, is signed with the new one.</p>
+        <p>A new secret is made and shown once. For the next 24 hours every delivery, retries included, is signed with both the new and the old one, so your receiver can switch over; after that, only the new one signs.</p>
         <p>Have the receiver ready to take the new secret, or it will refuse deliveries until it is updated.</p>
       </>
     ),
