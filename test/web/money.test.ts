@@ -112,7 +112,7 @@ describe('commissions: the list', () => {
     expect(href).toContain('partner=ben%40example.com');
     const csv = await page.evaluate(async (path) => (await fetch(path!)).text(), href);
     const [head, ...lines] = csv.trim().split('\r\n');
-    expect(head).toBe('commission_id,created_at,status,partner_id,partner_name,partner_email,campaign_id,campaign_name,event_id,event_type,user_id,currency,amount,event_value,approved_at,paid_at,reversed_at,reversal_reason,payout_id');
+    expect(head).toBe('commission_id,created_at,status,partner_id,partner_name,partner_email,campaign_id,campaign_name,event_id,event_type,user_id,currency,amount,event_value,approved_at,paid_at,reversed_at,reversal_reason,payout_id,occurred_at');
     expect(lines.map((l) => l.split(',')[0])).toEqual(listed as string[]);
     const eurLine = lines.find((l) => l.startsWith(c.ben3!))!.split(',');
     expect([eurLine[11], eurLine[12], eurLine[13]]).toEqual(['EUR', '40.00', '200.00']);
