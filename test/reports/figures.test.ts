@@ -12,6 +12,8 @@ import { partnerDailyEarnings, partnerLinkStats, partnerPeriodTotals } from '../
 import { campaign, partner } from '../support/chain';
 import { click, daysAgo, identify } from '../support/fixtures';
 import { startService, type TestService } from '../support/service';
+import { migrate } from '../../src/db/migrate';
+import { newId } from '../../src/lib/ids';
 
 setDefaultTimeout(30_000);
 
@@ -71,6 +73,21 @@ afterAll(async () => {
 });
 
 describe('figures that agree', () => {
+  test("the monthly statement's earnings are those of the month's sales, however late they were recorded", async () => {
+    const { enqueueMonthlyStatements } = await import('../../src/mail/statements');
+    const month = daysAgo(100).toISOString().slice(0, 7);
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    await enqueueMonthlyStatements(svc.sql, month);
+    await enqueueMonthlyStatements(svc.sql, thisMonth);
+    const statements = await svc.sql<{ dedupe_key: string; data: { lines: { currency: string; earned: string }[] } }[]>`
+      select dedupe_key, data from email_outbox where partner_id = ${imported} and template = 'monthly_statement'`;
+    const of = (m: string) => statements.find((r) => r.dedupe_key.endsWith(`:${m}`))?.data.lines;
+    // the sale of 100 days ago earned 10.00 in its own month (recorded today)
+    expect(of(month)?.find((l) => l.currency === 'USD')?.earned).toBe('10.00');
+    // and nothing is earned this month: none of Imported's sales happened in it
+    expect(of(thisMonth)?.find((l) => l.currency === 'USD')?.earned ?? '0.00').toBe('0.00');
+  });
+
   test("an imported partner's last 7 days is not its all time: its sales count on the days they happened", async () => {
     const week = (await sumList(last7())).find((r) => r.id === imported)!;
     expect({ conversions: week.conversions, revenue: week.revenue, commissions: week.commissions }).toEqual({ conversions: 0, revenue: 0n, commissions: 0n });
@@ -160,5 +177,33 @@ describe('figures that agree', () => {
     // sorted by rate, the list's own rate stays a share
     const byRate = await partnerStats(svc.sql, { span, currency: 'USD', sort: { key: 'rate', dir: 'desc' }, limit: 5, offset: 0 });
     expect(byRate.rows[0]!.id).toBe(live);
+  });
+
+  test('0033 gives commissions recorded before it the time of their sale, and a row written without it takes its event\'s', async () => {
+    // back to the schema before 0033, then migrate
+    await svc.sql`drop trigger commissions_occurred_at on commissions`;
+    await svc.sql`drop function partnerd_commission_occurred_at()`;
+    await svc.sql`alter table commissions drop column occurred_at`;
+    await svc.sql`drop index clicks_filtered, referrals_started, referral_touches_click`;
+    await svc.sql`create index commissions_campaign on commissions (campaign_id, created_at)`;
+    await svc.sql`delete from schema_migrations where version = '0033'`;
+    expect(await migrate(svc.sql)).toEqual(['0033']);
+    const rows = await svc.sql<{ occurred_at: Date; event_at: Date }[]>`
+      select c.occurred_at, e.occurred_at as event_at from commissions c join events e on e.id = c.event_id`;
+    expect(rows.length).toBeGreaterThanOrEqual(7);
+    for (const r of rows) expect(r.occurred_at.getTime()).toBe(r.event_at.getTime());
+    // and the pages read the same numbers as before the round trip
+    const week = (await sumList(last7())).find((r) => r.id === imported)!;
+    expect(week.commissions).toBe(0n);
+    // an insert that does not name it (an import, a fixture) gets its event's
+    const [written] = await svc.sql<{ occurred_at: Date; event_at: Date }[]>`
+      with c as (
+        insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency, event_type, holdback_days, rule_source, source_commission_id)
+        select ${newId('commission')}, attribution_id, event_id, partner_id, campaign_id, user_id, 1, currency, 'recruit_override', holdback_days, 'campaign', id
+        from commissions where partner_id = ${imported} order by id limit 1
+        returning event_id, occurred_at
+      )
+      select c.occurred_at, e.occurred_at as event_at from c join events e on e.id = c.event_id`;
+    expect(written!.occurred_at.getTime()).toBe(written!.event_at.getTime());
   });
 });
