@@ -2,13 +2,13 @@
 import type { AppContext } from '../../../context';
 import type { Rule } from '../../../modules/campaigns/rules';
 import type { Campaign } from '../../../modules/campaigns/service';
-import { CsrfInput, Field, type FormErrors } from '../../forms';
-import { Notice } from '../../layout';
+import { Field, type FormErrors } from '../../forms';
 import { PAGE_CSP } from '../../render';
 import type { AdminPage } from '../../session';
 import { describeTerms } from '../../terms';
 import { RuleRows, summaryRules, TermsSummary } from '../rule-editor';
 import { AdminLayout } from '../kit';
+import { RuleForm, RulesSection, SubmitActions, SummarySection } from '../kit/rule-form';
 import { href } from '../../ui';
 import { campaignPath, eventTypes, LIST, type CampaignValues } from './shared';
 
@@ -72,24 +72,8 @@ export function CampaignForm(props: {
   const v = props.values;
   const e = props.errors ?? {};
   const currency = /^[A-Z]{3}$/.test(v.currency) ? v.currency : 'the campaign currency';
-  const errorCount = Object.keys(e).length;
   return (
-    <form
-      method="post"
-      action={props.action}
-      novalidate
-      id="campaign-form"
-      class="campaign-form"
-      hx-post={`${LIST}/summary`}
-      hx-trigger="change delay:200ms, input delay:500ms, rules-changed"
-      hx-target="#rule-summary"
-      hx-swap="outerHTML"
-      hx-sync="this:replace"
-    >
-      <CsrfInput token={props.page.csrf} />
-      {errorCount > 0 && (
-        <Notice kind="error" text={e._form ?? `${errorCount === 1 ? 'One field needs' : `${errorCount} fields need`} attention; nothing was saved.`} />
-      )}
+    <RuleForm id="campaign-form" action={props.action} summaryAction={`${LIST}/summary`} csrf={props.page.csrf} errors={e}>
       <div class="narrow">
         <Field name="name" label="Name" value={v.name} error={e.name} required />
         <Field name="destinationUrl" label="Destination URL" hint="Where share links land, e.g. https://app.example.com/signup" value={v.destinationUrl} error={e.destinationUrl} required />
@@ -111,16 +95,12 @@ export function CampaignForm(props: {
       </div>
       <h2 id="rules-title">Commission rules</h2>
       <p class="hint">Each rule reads as a sentence. Rules are tried in order; the first that matches an event pays. Leave a row empty to skip it.</p>
-      <RuleRows rows={v.rows} errors={e} eventTypes={props.eventTypes} currency={currency} />
-      <div class="actions">
-        <button type="submit" name="_more" value="1" class="secondary" data-add-rule>
-          Add another rule
-        </button>
-      </div>
-      <section class="summary" aria-labelledby="summary-title">
-        <h3 id="summary-title">In plain words</h3>
+      <RulesSection>
+        <RuleRows rows={v.rows} errors={e} eventTypes={props.eventTypes} currency={currency} />
+      </RulesSection>
+      <SummarySection>
         <FormSummary values={v} errors={props.errors} holdbackDefault={props.holdbackDefault} />
-      </section>
+      </SummarySection>
       {!!props.preview && (
         <section class="preview-ask" aria-labelledby="preview-ask-title">
           <h3 id="preview-ask-title">Before saving: what would these rules have paid?</h3>
@@ -133,16 +113,7 @@ export function CampaignForm(props: {
           </div>
         </section>
       )}
-      <div class="actions">
-        <button type="submit" safe>
-          {props.submit}
-        </button>
-        {!!props.cancel && (
-          <a class="button secondary" href={props.cancel}>
-            Cancel
-          </a>
-        )}
-      </div>
-    </form>
+      <SubmitActions submit={props.submit} cancel={props.cancel} />
+    </RuleForm>
   );
 }
