@@ -4,10 +4,11 @@ import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
 import { RangePicker, rangeQuery } from '../../range';
 import type { AdminPage } from '../../session';
-import { Badge, EmptyState, formatMoney, formatRate, href, MenuButton, menuId, MoneyCell, Pager, partnerBadge, RowMenu, SortHeader, Trunc } from '../../ui';
+import { Badge, EmptyState, formatMoney, href, MenuButton, menuId, MoneyCell, Pager, partnerBadge, RowMenu, SortHeader, Trunc } from '../../ui';
 import { AdminLayout, Done } from '../kit';
 import { ChoicesFieldset } from '../../kit/choices';
 import { type CreateValues, DONE, LIST, type ListState, PAGE_SIZE, detailPath, epcText, isoDay } from './shared';
+import { clickRate, FilteredNote } from '../../figures';
 
 export function PartnersPage(props: {
   page: AdminPage;
@@ -55,8 +56,10 @@ export function PartnersPage(props: {
             value={s.status ?? ''}
             options={[
               { value: '', label: 'Any' },
+              { value: 'applied', label: 'Applied' },
               { value: 'invited', label: 'Invited' },
               { value: 'active', label: 'Active' },
+              { value: 'declined', label: 'Declined' },
               { value: 'revoked', label: 'Revoked' },
             ]}
           />
@@ -203,14 +206,15 @@ export function PartnersTable(props: {
                     {p.groupId ? <Trunc text={props.state.groups.find((g) => g.id === p.groupId)?.name ?? p.groupId} /> : <span class="muted">–</span>}
                   </td>
                 )}
-                <td class="num" data-label="Clicks" safe>
-                  {p.clicks.toLocaleString('en-US')}
+                <td class="num" data-label="Clicks">
+                  <span safe>{p.clicks.toLocaleString('en-US')}</span>
+                  <FilteredNote n={p.filteredClicks} />
                 </td>
                 <td class="num" data-label="Conversions" safe>
                   {p.conversions.toLocaleString('en-US')}
                 </td>
                 <td class="num" data-label="Conversion rate" safe>
-                  {formatRate(p.conversions, p.clicks)}
+                  {clickRate(p)}
                 </td>
                 <MoneyCell amount={p.revenue} currency={cur} label="Revenue" />
                 <td class="num figure" data-label="Commissions" safe>
