@@ -343,6 +343,31 @@ describe('bulk actions', () => {
   });
 });
 
+describe('the list: every status and filtered clicks (issue 25)', () => {
+  test('the status filter offers every status the list shows; filtered clicks show apart, never in Clicks', async () => {
+    await page.goto(`${svc.url}/admin/partners?range=all`);
+    const options = await page.locator('select[name=status] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(options).toEqual(['', 'applied', 'invited', 'active', 'declined', 'revoked']);
+    await page.goto(`${svc.url}/admin/partners?range=all&status=invited`);
+    expect((await tableRows(page)).map((r) => r.id)).toContain(grace);
+    expect((await page.goto(`${svc.url}/admin/partners?range=all&status=declined`))!.status()).toBe(200);
+    // one of Cy's three clicks was a bot's
+    const [bot] = await svc.sql`select id from clicks where partner_id = ${cy} order by id limit 1`;
+    await svc.sql`update clicks set uncredited_reason = 'bot_click' where id = ${bot!.id}`;
+    try {
+      await page.goto(`${svc.url}/admin/partners?range=all`);
+      const row = page.locator(`#partners tr[data-id="${cy}"] td[data-label="Clicks"]`);
+      expect(await row.locator('span').first().textContent()).toBe('2');
+      expect(await row.locator('.note.filtered').textContent()).toBe('+1 filtered');
+      await screenshot(page, 'admin-partners-filtered-1366');
+      await page.goto(`${svc.url}/admin/partners/${cy}?range=all`);
+      expect(await page.locator('#kpis .kpi').first().locator('.kpi-note').textContent()).toBe('+1 filtered');
+    } finally {
+      await svc.sql`update clicks set uncredited_reason = null where id = ${bot!.id}`;
+    }
+  });
+});
+
 describe('the partner page', () => {
   test('totals, per-link numbers and referred customers agree with the API', async () => {
     await page.goto(`${svc.url}/admin/partners/${ada}?range=all`);
