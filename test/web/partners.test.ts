@@ -355,7 +355,7 @@ describe('the list: every status and filtered clicks (issue 25)', () => {
     const [bot] = await svc.sql`select id from clicks where partner_id = ${cy} order by id limit 1`;
     await svc.sql`update clicks set uncredited_reason = 'bot_click' where id = ${bot!.id}`;
     try {
-      await page.goto(`${svc.url}/admin/partners?range=all`);
+      await page.goto(`${svc.url}/admin/partners?range=all&q=cy%40example.com`);
       const row = page.locator(`#partners tr[data-id="${cy}"] td[data-label="Clicks"]`);
       expect(await row.locator('span').first().textContent()).toBe('2');
       expect(await row.locator('.note.filtered').textContent()).toBe('+1 filtered');

@@ -1,5 +1,5 @@
 // Admin partners: the list page (filters, range, bulk bar, the table, the new partner form).
-import { type PartnerSortKey, type PartnerStatsRow } from '../../../modules/reports/partners';
+import { PARTNER_STATUS_FILTERS, type PartnerSortKey, type PartnerStatsRow } from '../../../modules/reports/partners';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
 import { RangePicker, rangeQuery } from '../../range';
@@ -54,14 +54,7 @@ export function PartnersPage(props: {
             name="status"
             label="Status"
             value={s.status ?? ''}
-            options={[
-              { value: '', label: 'Any' },
-              { value: 'applied', label: 'Applied' },
-              { value: 'invited', label: 'Invited' },
-              { value: 'active', label: 'Active' },
-              { value: 'declined', label: 'Declined' },
-              { value: 'revoked', label: 'Revoked' },
-            ]}
+            options={[{ value: '', label: 'Any' }, ...PARTNER_STATUS_FILTERS.map((v) => ({ value: v, label: `${v[0]!.toUpperCase()}${v.slice(1)}` }))]}
           />
           {s.groups.length > 0 && (
             <SelectField
