@@ -360,6 +360,12 @@ describe('the list: every status and filtered clicks (issue 25)', () => {
       expect(await row.locator('span').first().textContent()).toBe('2');
       expect(await row.locator('.note.filtered').textContent()).toBe('+1 filtered');
       await screenshot(page, 'admin-partners-filtered-1366');
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, storageState: await context.storageState() });
+      const p = await phone.newPage();
+      await p.goto(`${svc.url}/admin/partners?range=all&q=cy%40example.com`);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await screenshot(p, 'admin-partners-filtered-390');
+      await phone.close();
       await page.goto(`${svc.url}/admin/partners/${cy}?range=all`);
       expect(await page.locator('#kpis .kpi').first().locator('.kpi-note').textContent()).toBe('+1 filtered');
     } finally {

@@ -99,7 +99,7 @@ export function HomePage(props: HomeData) {
           format={(v) => formatMoney(drawnToMinor(v, cur), cur)}
         />
         <p class="caption" safe>
-          {`Commissions in ${cur} by the day they were earned, reversed ones left out; ${current.conversions.toLocaleString('en-US')} conversion${current.conversions === 1 ? '' : 's'} from ${current.clicks.toLocaleString('en-US')} click${current.clicks === 1 ? '' : 's'} (${clickRate(current)} of the clicks became customers)${current.filteredClicks > 0 ? `, ${filteredText(current.filteredClicks)}` : ''}.`}
+          {`Commissions in ${cur} by the day of their sale, reversed ones left out; ${current.conversions.toLocaleString('en-US')} new customer${current.conversions === 1 ? '' : 's'} from ${current.clicks.toLocaleString('en-US')} click${current.clicks === 1 ? '' : 's'} (${clickRate(current)} of the clicks became customers)${current.filteredClicks > 0 ? `, ${filteredText(current.filteredClicks)}` : ''}.`}
         </p>
       </section>
 
