@@ -5871,6 +5871,8 @@ export interface operations {
                 campaignId?: string;
                 from?: string;
                 to?: string;
+                occurredFrom?: string;
+                occurredTo?: string;
                 flagged?: "true" | "false";
                 limit?: string;
                 cursor?: string;
@@ -5912,6 +5914,11 @@ export interface operations {
                             /** @description The event's value in major units; null when the event had none in this currency. */
                             eventValue: number | null;
                             holdbackDays: number;
+                            /**
+                             * Format: date-time
+                             * @description When the sale happened: its event's occurredAt (the day it counts on in every report).
+                             */
+                            occurredAt: string;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
@@ -6054,6 +6061,11 @@ export interface operations {
                         /** @description The event's value in major units; null when the event had none in this currency. */
                         eventValue: number | null;
                         holdbackDays: number;
+                        /**
+                         * Format: date-time
+                         * @description When the sale happened: its event's occurredAt (the day it counts on in every report).
+                         */
+                        occurredAt: string;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -6360,6 +6372,11 @@ export interface operations {
                         holdbackDays: number;
                         /**
                          * Format: date-time
+                         * @description When the sale happened: its event's occurredAt (the day it counts on in every report).
+                         */
+                        occurredAt: string;
+                        /**
+                         * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         createdAt: string;
@@ -6549,6 +6566,11 @@ export interface operations {
                         /** @description The event's value in major units; null when the event had none in this currency. */
                         eventValue: number | null;
                         holdbackDays: number;
+                        /**
+                         * Format: date-time
+                         * @description When the sale happened: its event's occurredAt (the day it counts on in every report).
+                         */
+                        occurredAt: string;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z

@@ -8,12 +8,13 @@ import { LineChart } from '../chart';
 import { day } from '../layout';
 import { compare, RangePicker, type DateRange } from '../range';
 import type { PartnerPage } from '../session';
-import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, formatRate, Kpi, MoneyCell, Trunc, NumHead } from '../ui';
+import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, Kpi, MoneyCell, Trunc, NumHead } from '../ui';
 import { PortalLayout } from './shell';
 import { LinkStatsFrame } from '../kit/link-stats';
 import { TierSection } from './rewards';
 import type { TierStanding } from '../../modules/commissions/standing';
 import { commissionNext, type CampaignTerms, type PayoutOutlook } from './terms';
+import { clickRate, filteredText } from '../figures';
 
 /** One currency's line of the money table, with the next payout worked out by the payout run's rule. */
 export type MoneyLine = PartnerBalance & {
@@ -99,7 +100,7 @@ export function HomePage(props: HomeData) {
           format={(v) => formatMoney(drawnToMinor(v, cur), cur)}
         />
         <p class="caption" safe>
-          {`Commissions in ${cur} by the day they were earned, reversed ones left out; ${current.conversions.toLocaleString('en-US')} conversion${current.conversions === 1 ? '' : 's'} from ${current.clicks.toLocaleString('en-US')} click${current.clicks === 1 ? '' : 's'} (${formatRate(current.conversions, current.clicks)}).`}
+          {`Commissions in ${cur} by the day of their sale, reversed ones left out; ${current.conversions.toLocaleString('en-US')} new customer${current.conversions === 1 ? '' : 's'} from ${current.clicks.toLocaleString('en-US')} click${current.clicks === 1 ? '' : 's'} (${clickRate(current)} of the clicks became customers)${current.filteredClicks > 0 ? `, ${filteredText(current.filteredClicks)}` : ''}.`}
         </p>
       </section>
 
@@ -272,7 +273,7 @@ export function LinkStatsTable(props: { links: Link[]; stats: Map<string, LinkSt
         </div>
       )}
       cells={(l) => {
-        const s = props.stats.get(l.id) ?? { clicks: 0, conversions: 0, earnings: [] };
+        const s = props.stats.get(l.id) ?? { clicks: 0, filteredClicks: 0, convertedClicks: 0, conversions: 0, earnings: [] };
         const earned = s.earnings.length === 0 ? '–' : s.earnings.map((e) => formatMoney(e.amount, e.currency)).join(' · ');
         const campaign = props.campaignNames.get(l.campaignId) ?? l.campaignId;
         return (
@@ -287,7 +288,7 @@ export function LinkStatsTable(props: { links: Link[]; stats: Map<string, LinkSt
               {s.conversions.toLocaleString('en-US')}
             </td>
             <td class="num" data-label="Rate" safe>
-              {formatRate(s.conversions, s.clicks)}
+              {clickRate(s)}
             </td>
             <td class="num nowrap" data-label="Earnings" data-earnings safe>
               {earned}

@@ -1,13 +1,14 @@
 // Admin partners: the list page (filters, range, bulk bar, the table, the new partner form).
-import { type PartnerSortKey, type PartnerStatsRow } from '../../../modules/reports/partners';
+import { PARTNER_STATUS_FILTERS, type PartnerSortKey, type PartnerStatsRow } from '../../../modules/reports/partners';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
 import { RangePicker, rangeQuery } from '../../range';
 import type { AdminPage } from '../../session';
-import { Badge, EmptyState, formatMoney, formatRate, href, MenuButton, menuId, MoneyCell, Pager, partnerBadge, RowMenu, SortHeader, Trunc } from '../../ui';
+import { Badge, EmptyState, formatMoney, href, MenuButton, menuId, MoneyCell, Pager, partnerBadge, RowMenu, SortHeader, Trunc } from '../../ui';
 import { AdminLayout, Done } from '../kit';
 import { ChoicesFieldset } from '../../kit/choices';
 import { type CreateValues, DONE, LIST, type ListState, PAGE_SIZE, detailPath, epcText, isoDay } from './shared';
+import { clickRate, FilteredNote } from '../../figures';
 
 export function PartnersPage(props: {
   page: AdminPage;
@@ -82,12 +83,7 @@ function FilterForm(props: { state: ListState }) {
         name="status"
         label="Status"
         value={s.status ?? ''}
-        options={[
-          { value: '', label: 'Any' },
-          { value: 'invited', label: 'Invited' },
-          { value: 'active', label: 'Active' },
-          { value: 'revoked', label: 'Revoked' },
-        ]}
+        options={[{ value: '', label: 'Any' }, ...PARTNER_STATUS_FILTERS.map((v) => ({ value: v, label: `${v[0]!.toUpperCase()}${v.slice(1)}` }))]}
       />
       {s.groups.length > 0 && (
         <SelectField
@@ -230,14 +226,15 @@ export function PartnersTable(props: {
                     {p.groupId ? <Trunc text={props.state.groups.find((g) => g.id === p.groupId)?.name ?? p.groupId} /> : <span class="muted">–</span>}
                   </td>
                 )}
-                <td class="num" data-label="Clicks" safe>
-                  {p.clicks.toLocaleString('en-US')}
+                <td class="num" data-label="Clicks">
+                  <span safe>{p.clicks.toLocaleString('en-US')}</span>
+                  <FilteredNote n={p.filteredClicks} />
                 </td>
                 <td class="num" data-label="Conversions" safe>
                   {p.conversions.toLocaleString('en-US')}
                 </td>
                 <td class="num" data-label="Conversion rate" safe>
-                  {formatRate(p.conversions, p.clicks)}
+                  {clickRate(p)}
                 </td>
                 <MoneyCell amount={p.revenue} currency={cur} label="Revenue" />
                 <td class="num figure" data-label="Commissions" safe>
