@@ -127,6 +127,11 @@ const RULES: Record<string, AuthRule> = {
   'GET /links': { scope: 'partners:read', ...P },
   'POST /clicks': { scope: 'events:write', publishable: true },
   'POST /identify': { scope: 'events:write', publishable: true },
+  // resources have no scope of their own: they are campaign material
+  'POST /resources': 'campaigns:write',
+  'GET /resources': { scope: 'campaigns:read', ...P },
+  'GET /resources/:id/file': { scope: 'campaigns:read', ...P },
+  'DELETE /resources/:id': 'campaigns:write',
 };
 
 /** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */
@@ -147,6 +152,7 @@ let commissionId: string;
 let payoutId: string;
 let endpointId: string;
 let deliveryId: string;
+let resourceId: string;
 let apiKeyId: string;
 let eventId: string;
 let slug: string;
@@ -225,6 +231,7 @@ beforeAll(async () => {
   slug = (await created(svc.api('POST', '/v1/links', { body: { campaignId, partnerId: owner } }))).slug;
   codeId = (await created(svc.api('POST', '/v1/codes', { body: { code: 'MATRIX', partnerId: owner, campaignId } }))).id;
   groupId = (await created(svc.api('POST', '/v1/groups', { body: { name: 'Matrix group' } }))).id;
+  resourceId = await newResource();
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
   eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
@@ -278,6 +285,7 @@ const shared = (): Fixtures => ({
   campaigns: () => campaignId,
   codes: () => codeId,
   groups: () => groupId,
+  resources: () => resourceId,
   webhooks: () => endpointId,
   deliveries: () => deliveryId,
   'api-keys': () => apiKeyId,
@@ -302,6 +310,7 @@ function fresh(route: string): Fixtures {
     campaigns: async () => (await created(svc.api('POST', '/v1/campaigns', { body: { name: 'Fresh', destinationUrl: 'https://shop.example.com/', currency: 'USD' } }))).id,
     codes: async () => (await created(svc.api('POST', '/v1/codes', { body: { code: `FRESH-${unique()}`, partnerId: owner, campaignId } }))).id,
     groups: async () => (await created(svc.api('POST', '/v1/groups', { body: { name: 'Fresh group' } }))).id,
+    resources: newResource,
     webhooks: () => (endpoint ??= newEndpoint()),
     deliveries: async () => newDelivery(await (endpoint ??= newEndpoint())),
     'api-keys': async () => (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'to revoke', scopes: ['partners:read'] } }))).id,
@@ -309,6 +318,16 @@ function fresh(route: string): Fixtures {
 }
 
 const unique = () => crypto.randomUUID().slice(0, 8);
+
+/** A file resource of the matrix campaign (the owner holds it; the other partner does not). */
+async function newResource(): Promise<string> {
+  const form = new FormData();
+  form.set('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'guide.pdf'));
+  form.set('campaignId', campaignId);
+  const res = await fetch(`${svc.url}/v1/resources`, { method: 'POST', body: form, headers: bearer(svc.adminKey) });
+  if (res.status !== 201) throw new Error(`resource: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
 
 /** Valid bodies, so that validation (which runs before the auth check) never answers first. */
 const BODIES: Record<string, () => unknown> = {
@@ -337,6 +356,7 @@ const BODIES: Record<string, () => unknown> = {
   'POST /links': () => ({ campaignId, partnerId: owner }),
   'POST /clicks': () => ({ slug }),
   'POST /identify': () => ({ userId: `user-${unique()}`, clickIds: [] }),
+  'POST /resources': () => ({ kind: 'text', title: 'Copy', body: 'Try it: {{link}}', campaignId }),
 };
 
 /** Filters naming the owner: partner routes must refuse them to any other partner. */
