@@ -17,6 +17,7 @@ import { campaignRoutes } from './routes/campaigns';
 import { codeRoutes } from './routes/codes';
 import { groupRoutes } from './routes/groups';
 import { linkRoutes } from './routes/links';
+import { linkQrRoutes } from './routes/link-qr';
 import { addCorsHeaders } from './modules/links/address';
 import { redirectRoutes } from './routes/redirect';
 import { resourceRoutes } from './routes/resources';
@@ -57,7 +58,8 @@ export function createApp(ctx: AppContext) {
     .use(codeRoutes(ctx))
     .use(groupRoutes(ctx))
     .use(settingsRoutes(ctx))
-    .use(linkRoutes(ctx));
+    .use(linkRoutes(ctx))
+    .use(linkQrRoutes(ctx));
   const billing = billingRoutes(ctx);
   // resources take multipart uploads: outside the JSON-only parser
   const resources = resourceRoutes(ctx);

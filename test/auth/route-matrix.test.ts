@@ -125,6 +125,8 @@ const RULES: Record<string, AuthRule> = {
   'POST /links': { scope: 'links:write', ...P },
   // there is no links:read scope: links are partner data
   'GET /links': { scope: 'partners:read', ...P },
+  'GET /links/:id/qr.svg': { scope: 'partners:read', ...P },
+  'GET /links/:id/qr.png': { scope: 'partners:read', ...P },
   'POST /clicks': { scope: 'events:write', publishable: true },
   'POST /identify': { scope: 'events:write', publishable: true },
   // resources have no scope of their own: they are campaign material
@@ -153,6 +155,7 @@ let payoutId: string;
 let endpointId: string;
 let deliveryId: string;
 let resourceId: string;
+let linkId: string;
 let apiKeyId: string;
 let eventId: string;
 let slug: string;
@@ -232,6 +235,7 @@ beforeAll(async () => {
   codeId = (await created(svc.api('POST', '/v1/codes', { body: { code: 'MATRIX', partnerId: owner, campaignId } }))).id;
   groupId = (await created(svc.api('POST', '/v1/groups', { body: { name: 'Matrix group' } }))).id;
   resourceId = await newResource();
+  linkId = (await svc.sql`select id from links where slug = ${slug}`)[0]!.id;
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
   eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
@@ -286,6 +290,7 @@ const shared = (): Fixtures => ({
   codes: () => codeId,
   groups: () => groupId,
   resources: () => resourceId,
+  links: () => linkId,
   webhooks: () => endpointId,
   deliveries: () => deliveryId,
   'api-keys': () => apiKeyId,
