@@ -18,6 +18,7 @@ import { codeRoutes } from './routes/codes';
 import { groupRoutes } from './routes/groups';
 import { linkRoutes } from './routes/links';
 import { linkQrRoutes } from './routes/link-qr';
+import { embedTokenRoutes } from './routes/embed-tokens';
 import { addCorsHeaders } from './modules/links/address';
 import { redirectRoutes } from './routes/redirect';
 import { resourceRoutes } from './routes/resources';
@@ -59,7 +60,8 @@ export function createApp(ctx: AppContext) {
     .use(groupRoutes(ctx))
     .use(settingsRoutes(ctx))
     .use(linkRoutes(ctx))
-    .use(linkQrRoutes(ctx));
+    .use(linkQrRoutes(ctx))
+    .use(embedTokenRoutes(ctx));
   const billing = billingRoutes(ctx);
   // resources take multipart uploads: outside the JSON-only parser
   const resources = resourceRoutes(ctx);

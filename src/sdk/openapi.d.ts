@@ -992,6 +992,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embed-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an embed token for the embedded referral page
+         * @description `{partnerId}` for an existing active partner, or `{email, name?, campaignId}` for a customer, who becomes an active partner of the campaign on first use (no email sent). Answers the token (signed, bound to that partner, valid one hour) and the page `url` for an iframe; the page may be framed by the origins in EMBED_ORIGINS only.
+         */
+        post: operations["postV1Embed-tokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/stripe": {
         parameters: {
             query?: never;
@@ -12110,6 +12130,161 @@ export interface operations {
             };
             /** @description An error. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "postV1Embed-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    partnerId: string;
+                } | {
+                    /**
+                     * Format: email
+                     * @description Lowercased on storage.
+                     */
+                    email: string;
+                    name?: string;
+                    campaignId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Signed, bound to one partner, valid for one hour. */
+                        token: string;
+                        /**
+                         * @description The embedded referral page for an iframe: `<BASE_URL>/embed?token=…`.
+                         * @example https://partners.example.com/embed?token=eyJw…
+                         */
+                        url: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        expiresAt: string;
+                        partnerId: string;
+                        /** @description Whether this call created the partner. */
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

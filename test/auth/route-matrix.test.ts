@@ -42,6 +42,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /favicon.ico',
   'GET /brand.css',
   'GET /unsubscribe',
+  // the embedded referral page: its signed token is the credential (test/embed/tokens.test.ts)
+  'GET /embed',
   'POST /unsubscribe',
   'GET /r/:slug',
   'GET /client.js',
@@ -134,6 +136,8 @@ const RULES: Record<string, AuthRule> = {
   'GET /resources': { scope: 'campaigns:read', ...P },
   'GET /resources/:id/file': { scope: 'campaigns:read', ...P },
   'DELETE /resources/:id': 'campaigns:write',
+  // the operator's backend mints embedded pages; a partner may not, not even its own
+  'POST /embed-tokens': 'partners:write',
 };
 
 /** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */
@@ -362,6 +366,7 @@ const BODIES: Record<string, () => unknown> = {
   'POST /clicks': () => ({ slug }),
   'POST /identify': () => ({ userId: `user-${unique()}`, clickIds: [] }),
   'POST /resources': () => ({ kind: 'text', title: 'Copy', body: 'Try it: {{link}}', campaignId }),
+  'POST /embed-tokens': () => ({ partnerId: owner }),
 };
 
 /** Filters naming the owner: partner routes must refuse them to any other partner. */
