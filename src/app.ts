@@ -36,7 +36,7 @@ import { magicLinkPages } from './web/portal';
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** A resource upload: a 10 MiB file and its multipart framing (the route refuses a file over 10 MiB). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024 + 64 * 1024;
-const UPLOAD_PATH = /^(\/v1)?\/resources\/?$/;
+const UPLOAD_PATH = /^((\/v1)?\/resources|\/admin\/resources)\/?$/;
 
 /** Request ids, kept beside the request so the error handler can log them. */
 const requestIds = new WeakMap<Request, string>();
