@@ -169,6 +169,38 @@ describe('configuration', () => {
     }
   });
 
+  test('a number out of its range is refused with its name, not changed into another', () => {
+    const out: Record<string, string> = {
+      EVENT_BATCH_MAX: '5000',
+      EVENT_BATCH_CONCURRENCY: '0',
+      WEBHOOK_CONCURRENCY: '0',
+      MAIL_TIMEOUT_MS: '0',
+      PORT: '70000',
+      TRUST_PROXY: '50',
+    };
+    for (const [name, value] of Object.entries(out)) {
+      expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+      try {
+        loadConfig({ [name]: value });
+      } catch (error) {
+        expect((error as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^${name}: must be from \\d+ to \\d+ \\(got "${value}"\\)$`))]);
+      }
+    }
+    // the bounds themselves are fine
+    expect(loadConfig({ EVENT_BATCH_MAX: '1000' }).eventBatch.maxSize).toBe(1000);
+    expect(loadConfig({ EVENT_BATCH_MAX: '1' }).eventBatch.maxSize).toBe(1);
+  });
+
+  test('EVENT_BATCH_MAX=5000 stops `bun run start` with its name', async () => {
+    const proc = Bun.spawn(['bun', 'run', 'src/index.ts'], {
+      env: { ...process.env, EVENT_BATCH_MAX: '5000', LOG_LEVEL: 'info', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    expect(await proc.exited).toBe(2);
+    expect(await new Response(proc.stderr).text()).toContain('EVENT_BATCH_MAX: must be from 1 to 1000 (got "5000")');
+  });
+
   test('a bad value stops `bun run start` with its name, before touching any database', async () => {
     const proc = Bun.spawn(['bun', 'run', 'src/index.ts'], {
       env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'info', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },

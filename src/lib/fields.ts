@@ -2,7 +2,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { t } from 'elysia';
-import { AppError } from './errors';
+import { AppError, invalidFields } from './errors';
 
 export const Email = t.String({ format: 'email', maxLength: 254, description: 'Lowercased on storage.' });
 export const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
@@ -50,6 +50,6 @@ export function checkApplicationAnswers(value: unknown): ApplicationAnswers | un
     const one = (ApplicationAnswers.properties as Record<string, TSchema>)[key]!;
     return Value.Check(one, (value as Record<string, unknown>)[key]) ? [] : [{ field: `${field}.${key}`, message: ANSWER_PROBLEMS[key]! }];
   });
-  if (details.length > 0) throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  if (details.length > 0) throw invalidFields(details);
   return value as ApplicationAnswers;
 }

@@ -1,17 +1,19 @@
 // Event routes of SPEC section 4: POST /v1/events (minor units), POST /attribution/events
 // (major units, answers the attribution result), GET /v1/events; and POST /v1/events/batch
 // (DESIGN.md "Batch ingest"). The two one-event routes go through the group commit.
+import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
-import { AppError, invalidField } from '../lib/errors';
+import { AppError, invalidField, invalidFields, problemsOf } from '../lib/errors';
+import { readMetadata } from '../lib/metadata';
 import { paginate, readPage } from '../lib/http';
 import { parseMajor } from '../lib/money';
 import type { EventInput } from '../modules/events/intake';
 import { recordEvents } from '../workflows/record-events';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
 import { recordThroughGroupCommit } from '../workflows/group-commit';
-import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from '../modules/events/model';
+import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, ListEventsQuery, TrackEventBody } from '../modules/events/model';
 import { checkIdempotencyKey, listEvents, type EventRecord } from '../modules/events/service';
 
 const eventBody = (e: EventRecord) => ({
@@ -25,14 +27,20 @@ const eventBody = (e: EventRecord) => ({
   metadata: e.metadata,
 });
 
-// Same rule as partner metadata: a JSON object of at most 16 KiB.
-const MAX_METADATA_BYTES = 16_384;
-
-function readMetadata(value: unknown): Record<string, unknown> {
-  if (value === undefined) return {};
-  if (!isMetadata(value)) throw invalidField('metadata', 'must be a JSON object');
-  if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) throw invalidField('metadata', 'larger than 16 KiB');
-  return value;
+/** What a body of POST /v1/events (or a batch item: the same fields) records; the key as sent. */
+function eventInput(body: Static<typeof CreateEventBody>, idempotencyKey: string | undefined): EventInput {
+  return {
+    source: 'api',
+    userId: body.userId,
+    type: body.type,
+    amount: body.amount === undefined ? null : BigInt(body.amount),
+    currency: body.currency ?? null,
+    occurredAt: body.occurredAt,
+    metadata: readMetadata(body.metadata),
+    idempotencyKey: checkIdempotencyKey(idempotencyKey),
+    couponCode: body.couponCode,
+    customerEmail: body.customerEmail ?? null,
+  };
 }
 
 /**
@@ -40,26 +48,8 @@ function readMetadata(value: unknown): Record<string, unknown> {
  * body of POST /v1/events, fields named as there.
  */
 function readBatchItem(item: unknown): EventInput {
-  if (!Value.Check(BatchEventItem, item)) {
-    const details: { field: string; message: string }[] = [];
-    for (const e of Value.Errors(BatchEventItem, item)) {
-      const field = e.path.replace(/^\//, '').replace(/\//g, '.') || '(event)';
-      if (!details.some((d) => d.field === field)) details.push({ field, message: e.message });
-    }
-    throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-  }
-  return {
-    source: 'api',
-    userId: item.userId,
-    type: item.type,
-    amount: item.amount === undefined ? null : BigInt(item.amount),
-    currency: item.currency ?? null,
-    occurredAt: item.occurredAt,
-    metadata: readMetadata(item.metadata),
-    idempotencyKey: item.idempotencyKey === undefined ? undefined : checkIdempotencyKey(item.idempotencyKey),
-    couponCode: item.couponCode,
-    customerEmail: item.customerEmail ?? null,
-  };
+  if (!Value.Check(BatchEventItem, item)) throw invalidFields(problemsOf(BatchEventItem, item, { root: '(event)' }));
+  return eventInput(item, item.idempotencyKey);
 }
 
 export function eventRoutes(ctx: AppContext) {
@@ -68,18 +58,7 @@ export function eventRoutes(ctx: AppContext) {
     .post(
       '/events',
       async ({ body, headers, set }) => {
-        const recorded = await recordThroughGroupCommit(ctx, {
-          source: 'api',
-          userId: body.userId,
-          type: body.type,
-          amount: body.amount === undefined ? null : BigInt(body.amount),
-          currency: body.currency ?? null,
-          occurredAt: body.occurredAt,
-          metadata: readMetadata(body.metadata),
-          idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
-          couponCode: body.couponCode,
-          customerEmail: body.customerEmail ?? null,
-        });
+        const recorded = await recordThroughGroupCommit(ctx, eventInput(body, headers['idempotency-key']));
         set.status = recorded.replayed ? 200 : 201;
         return eventBody(recorded.event);
       },

@@ -105,7 +105,7 @@ const DELIVERY_HEADERS = [
   header('x-service-signature', 'Lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the endpoint secret (UTF-8).', '5d41402abc4b2a76b9719d911017c592…'),
   header('webhook-id', 'Standard Webhooks: the message id (same as x-service-delivery).', 'evt_01jd8x0000000000000000000a'),
   header('webhook-timestamp', 'Standard Webhooks: Unix time in seconds.', '1767225600'),
-  header('webhook-signature', 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret.', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+  header('webhook-signature', 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies).', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
 ];
 
 /** The OpenAPI 3.1 `webhooks` section: what each subscribed endpoint receives, signed. */

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { AppError, invalidField, notFound, type FieldProblem } from '../lib/errors';
 import { paginate, readPage } from '../lib/http';
 import { isJsonMediaType, parseJsonObject } from '../lib/json-body';
-import { rejectNul } from '../lib/nul';
+import { rejectUnstorable } from '../lib/storable';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
 import { CreateResourceRequest, FileAnswer, ListResourcesQuery, ResourceParams, ResourceResponses, TextOrLinkBody, type TextOrLinkInput } from '../modules/resources/model';
 import { createFileResource, createTextOrLink, deleteResource, findFile, listResources, partnerLinks } from '../modules/resources/service';
@@ -72,7 +72,7 @@ export function resourceRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Resources'] })
     .use(authPlugin(ctx))
     .onParse(parseResourceBody)
-    .onBeforeHandle(rejectNul)
+    .onBeforeHandle(rejectUnstorable)
     .post(
       '/resources',
       async ({ body, set }) => {

@@ -3098,7 +3098,7 @@ export interface operations {
                     name: string;
                     /** @default true */
                     sendInvite?: boolean;
-                    /** @description Free-form JSON object, at most 16 KiB. */
+                    /** @description Free-form JSON object, at most 16 KiB and 32 levels deep. */
                     metadata?: unknown;
                     campaignIds?: string[];
                     /**
@@ -3617,7 +3617,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description Free-form JSON object, at most 16 KiB. */
+                    /** @description Free-form JSON object, at most 16 KiB and 32 levels deep. */
                     metadata?: unknown;
                     campaignIds?: string[];
                     billingConnectAccountId?: string | null;
@@ -5462,7 +5462,7 @@ export interface operations {
                     currency?: string;
                     /** @description ISO 8601 timestamp; defaults to server time. */
                     occurredAt?: string;
-                    /** @description Object, free-form; commission rules can match on it. */
+                    /** @description Object, free-form, at most 16 KiB and 32 levels deep; commission rules can match on it. */
                     metadata?: unknown;
                     /**
                      * @description The promotion code the customer used, if any. It wins over clicks for the user's first attributed event; unknown or archived codes fall back to clicks.
@@ -5654,7 +5654,7 @@ export interface operations {
                     currency?: string;
                     /** @description ISO 8601 timestamp; defaults to server time. */
                     occurredAt?: string;
-                    /** @description Object, free-form; commission rules can match on it. */
+                    /** @description Object, free-form, at most 16 KiB and 32 levels deep; commission rules can match on it. */
                     metadata?: unknown;
                     /**
                      * @description The promotion code the customer used, if any. It wins over clicks for the user's first attributed event; unknown or archived codes fall back to clicks.
@@ -8805,7 +8805,7 @@ export interface operations {
                             createdAt: string;
                         };
                         /**
-                         * @description The new signing secret (`whsec_…`): shown here once. The old secret stops verifying at once; update receivers first.
+                         * @description The new signing secret (`whsec_…`): shown here once. It signs from the next delivery on; for 24 h the old secret signs too (a second `v1,` entry in webhook-signature), so receivers can switch without a gap.
                          * @example whsec_3m5R0tAtEdSeCrEtExAmPlE0000000000000000=
                          */
                         secret: string;
@@ -11735,7 +11735,7 @@ export interface operations {
                     userAgent?: string;
                     /** @description The visitor's; defaults to this request's Referer. */
                     referrer?: string;
-                    /** @description The visitor's address (stored only hashed); defaults to this request's. */
+                    /** @description The visitor's IPv4 or IPv6 address (stored only hashed); secret keys only. Defaults to this request's (or the trusted proxy's X-Forwarded-For entry); a publishable key may not set it. */
                     ip?: string;
                 };
             };
@@ -13247,7 +13247,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13322,7 +13322,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13396,7 +13396,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13459,7 +13459,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13522,7 +13522,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13591,7 +13591,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13647,7 +13647,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13701,7 +13701,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13755,7 +13755,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -13817,7 +13817,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;

@@ -66,6 +66,8 @@ describe('the embed in an iframe', () => {
     expect(await frame.textContent('#embed-clicks .label')).toBe('Clicks');
     expect(await frame.textContent('#embed-payout')).toContain('Paid to');
     await frame.click('button[data-copy="#embed-url"]');
+    // the clipboard answers asynchronously: wait for the button to say how it went
+    await frame.waitForFunction(() => document.querySelector('button[data-copy="#embed-url"]')?.textContent?.trim() !== 'Copy');
     expect(['Copied', 'Press Ctrl+C']).toContain((await frame.textContent('button[data-copy="#embed-url"]'))!.trim());
     expect(await frame.$eval('.embed-qr img', (img) => (img as HTMLImageElement).naturalWidth > 0)).toBe(true);
     const [download] = await Promise.all([page.waitForEvent('download'), frame.click('.embed-qr a[download]')]);
