@@ -61,8 +61,10 @@ async function imageLoaded(page: Page, selector: string): Promise<boolean> {
 describe('admin resources page', () => {
   test('upload with a preview, SVG refused beside the field, copy with {{link}}, delete from the row menu', async () => {
     const page = await open(ADMIN, 'admin');
-    await page.goto(`${svc.url}/admin/resources`);
+    await page.goto(`${svc.url}/admin`);
+    await page.click('nav[aria-label=Main] a[href="/admin/resources"]');
     expect(await page.textContent('h1')).toBe('Resources');
+    expect(await page.textContent('nav a[aria-current=page]')).toBe('Resources');
     await page.setInputFiles('#f-file', join(dir, 'banner.png'));
     await page.fill('#u-title', 'Spring banner');
     await page.selectOption('#u-campaignId', cmp);
@@ -106,8 +108,10 @@ describe('portal resources page', () => {
   test("previews, the text with the partner's own link and Copy, a download of the file", async () => {
     const own = await link(svc, ptn, cmp, 'pia-link');
     const page = await open('pia@partner.example', 'portal');
-    await page.goto(`${svc.url}/portal/resources`);
+    await page.goto(`${svc.url}/portal`);
+    await page.click('nav[aria-label=Main] a[href="/portal/resources"]');
     expect(await page.textContent('h1')).toBe('Resources');
+    expect(await page.textContent('nav a[aria-current=page]')).toBe('Resources');
     const banner = (await svc.sql`select id from resources where title = 'Spring banner'`)[0]!.id;
     expect(await imageLoaded(page, `li[data-id="${banner}"] img.thumb`)).toBe(true);
     const tweet = (await svc.sql`select id from resources where title = 'Tweet'`)[0]!.id;
