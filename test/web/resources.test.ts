@@ -120,6 +120,12 @@ describe('portal resources page', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`li[data-id="${banner}"] a[download]`)]);
     expect(download.suggestedFilename()).toBe('banner.png');
     await screenshot(page, 'portal-resources-1366');
+    // the QR code beside each link on the Links page, saved as a PNG
+    await page.goto(`${svc.url}/portal/links`);
+    const [qr] = await Promise.all([page.waitForEvent('download'), page.click(`tr[data-id="${own.id}"] a.qr-link`)]);
+    expect(qr.suggestedFilename()).toBe('pia-link-qr.png');
+    expect((await Bun.file((await qr.path())!).bytes()).subarray(1, 4)).toEqual(new TextEncoder().encode('PNG'));
+    await screenshot(page, 'portal-links-qr-1366');
     const phone = await open('pia@partner.example', 'portal', true);
     await phone.goto(`${svc.url}/portal/resources`);
     await screenshot(phone, 'portal-resources-390');
