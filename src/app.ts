@@ -18,9 +18,12 @@ import { campaignRoutes } from './routes/campaigns';
 import { codeRoutes } from './routes/codes';
 import { groupRoutes } from './routes/groups';
 import { linkRoutes } from './routes/links';
+import { linkQrRoutes } from './routes/link-qr';
+import { embedTokenRoutes } from './routes/embed-tokens';
 import { addCorsHeaders, clientAddress } from './modules/links/address';
 import { takeSignInNetwork } from './modules/auth/limit';
 import { redirectRoutes } from './routes/redirect';
+import { resourceRoutes } from './routes/resources';
 import { partnerRoutes, partnerTermsAndKeyRoutes } from './routes/partners';
 import { partnerStatusRoutes } from './routes/partner-status';
 import { payoutRoutes } from './routes/payouts';
@@ -33,6 +36,9 @@ import { errorPage, isPagePath } from './web/errors';
 import { magicLinkPages } from './web/portal';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** A resource upload: a 10 MiB file and its multipart framing (the route refuses a file over 10 MiB). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+const UPLOAD_PATH = /^((\/v1)?\/resources|\/admin\/resources)\/?$/;
 
 /** Request ids, kept beside the request so the error handler can log them. */
 const requestIds = new WeakMap<Request, string>();
@@ -55,8 +61,12 @@ export function createApp(ctx: AppContext) {
     .use(codeRoutes(ctx))
     .use(groupRoutes(ctx))
     .use(settingsRoutes(ctx))
-    .use(linkRoutes(ctx));
+    .use(linkRoutes(ctx))
+    .use(linkQrRoutes(ctx))
+    .use(embedTokenRoutes(ctx));
   const billing = billingRoutes(ctx);
+  // resources take multipart uploads: outside the JSON-only parser
+  const resources = resourceRoutes(ctx);
   const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages));
   // every JSON route refuses fields its body schema does not declare (lib/strict-body.ts)
   const refuseUnknownFields = strictBodies([...api.routes, ...session.routes]);
@@ -83,7 +93,9 @@ export function createApp(ctx: AppContext) {
     .group('/v1', (v1) => v1.use(api))
     // provider webhooks read their raw bytes (the signature covers them): outside the JSON parser
     .use(billing)
-    .group('/v1', (v1) => v1.use(billing));
+    .group('/v1', (v1) => v1.use(billing))
+    .use(resources)
+    .group('/v1', (v1) => v1.use(resources));
   self = app;
   return app;
 }
@@ -106,7 +118,7 @@ export function createFetch(ctx: AppContext, app: App) {
       if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) {
         await takeSignInNetwork(ctx.sql, clientAddress(request, ctx.config.trustProxy, ctx.http.server));
       }
-      response = await app.handle(await limitBody(request));
+      response = await app.handle(await limitBody(request, bodyLimit(request)));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       response = await errorAnswer(ctx, request, error.toBody(), error.status, error);
@@ -185,14 +197,19 @@ function routeTemplates(app: App): (method: string, path: string) => string {
     'unmatched';
 }
 
+/** The most a request may send: 1 MiB, or a resource upload's 10 MiB file. */
+function bodyLimit(request: Request): number {
+  return request.method === 'POST' && UPLOAD_PATH.test(new URL(request.url).pathname) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
+}
+
 /**
- * Bodies over 1 MiB are refused before any parsing: by Content-Length when declared, else by
+ * Bodies over the limit are refused before any parsing: by Content-Length when declared, else by
  * reading the (chunked) stream up to the limit and handing Elysia the buffered copy.
  */
-async function limitBody(request: Request): Promise<Request> {
+async function limitBody(request: Request, limit: number): Promise<Request> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
-    if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+    if (Number(declared) > limit) throw tooLarge(limit);
     return request;
   }
   if (!request.body) return request;
@@ -203,16 +220,17 @@ async function limitBody(request: Request): Promise<Request> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks) });
 }
 
-const tooLarge = () => new AppError('payload_too_large', 'request body larger than 1 MiB');
+const tooLarge = (limit: number) =>
+  new AppError('payload_too_large', limit === MAX_BODY_BYTES ? 'request body larger than 1 MiB' : 'request body larger than a 10 MiB file allows');
 
 function toErrorBody(error: unknown, code: string | number, method = 'POST'): ErrorBody {
   if (error instanceof AppError) return error.toBody();

@@ -77,6 +77,10 @@ const EnvSchema = T.Object({
   TRUST_PROXY: Int(0, 0, 20),
   /** Stripe API address; unset is Stripe's own. For stripe-mock or a test double. */
   STRIPE_API_URL: T.Optional(T.String({ pattern: '^https?://[^\\s/]+/?$' })),
+  /** S3-compatible storage for resource files (`https://KEY:SECRET@host[:port]/bucket[/prefix][?region=…]`); unset: files are kept in PostgreSQL. */
+  S3_URL: T.Optional(T.String({ pattern: '^https?://[^\\s/]+/[^\\s/?]+' })),
+  /** Comma-separated origins (`https://app.example.com`, `https://*.example.com`) whose pages may frame /embed; unset: none may. */
+  EMBED_ORIGINS: T.String({ default: '' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -96,9 +100,11 @@ export class ConfigError extends Error {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An origin a Content-Security-Policy source list takes: scheme, host (a leading `*.` allowed), port. */
+const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -116,6 +122,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
   for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);
+  for (const origin of embedOriginsOf(env.EMBED_ORIGINS)) if (!ORIGIN.test(origin)) problems.push(`EMBED_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
   for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON'] as const) {
     try {
       new Cron(env[name], { paused: true }).stop();
@@ -131,6 +138,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return toConfig(env, emails);
 }
+
+/** EMBED_ORIGINS as a list: trimmed, lower case, without a trailing slash. */
+const embedOriginsOf = (value: string) => value.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
 
 /** The checked environment as settings: numbers as numbers, names in camelCase. */
 function toConfig(env: Env, adminEmails: string[]) {
@@ -169,6 +179,8 @@ function toConfig(env: Env, adminEmails: string[]) {
       concurrency: Number(env.EVENT_BATCH_CONCURRENCY),
     },
     stripeApiUrl: env.STRIPE_API_URL,
+    s3Url: env.S3_URL,
+    embedOrigins: embedOriginsOf(env.EMBED_ORIGINS),
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -13,7 +13,7 @@ type Operation = {
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
 
 // every API path is also served unprefixed; the document lists the /v1 form once
-const UNPREFIXED_API = /^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution)/;
+const UNPREFIXED_API = /^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution|resources|embed-tokens)/;
 
 // Who may call: each operation lists the schemes it accepts (auth/plugin.ts securityOf)
 const SECURITY_SCHEMES = {
@@ -76,8 +76,10 @@ export function openApiDocument(app: AnyElysia): Document {
  * body schema and have no requestBody here.
  */
 function jsonOnlyBody(operation: Operation): void {
-  const json = operation.requestBody?.content?.['application/json'];
-  if (json) operation.requestBody!.content = { 'application/json': json };
+  const content = operation.requestBody?.content;
+  const json = content?.['application/json'];
+  // the generator's offer is all three media types; a route that writes its own (uploads) keeps it
+  if (json && content['application/x-www-form-urlencoded']) operation.requestBody!.content = { 'application/json': json };
 }
 
 export function openApiRoutes(root: () => AnyElysia) {

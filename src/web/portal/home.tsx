@@ -270,6 +270,9 @@ export function LinkStatsTable(props: { links: Link[]; stats: Map<string, LinkSt
           <button type="button" class="secondary" data-copy={`#url-${l.id}`}>
             Copy
           </button>
+          <a class="qr-link" href={`/v1/links/${encodeURIComponent(l.id)}/qr.png?size=512&download`} download={attr(`${l.slug}-qr.png`)} aria-label={attr(`QR code of ${l.slug}`)}>
+            QR
+          </a>
         </div>
       )}
       cells={(l) => {

@@ -39,6 +39,9 @@ export function LinkStatsTable(props: { links: LinkStatsRow[]; baseUrl: string; 
             <button type="button" class="secondary small" data-copy={`#url-${l.id}`} aria-label={attr(`Copy ${url}`)}>
               Copy
             </button>
+            <a class="qr-link" href={`/v1/links/${encodeURIComponent(l.id)}/qr.png?size=512&download`} download={attr(`${l.slug}-qr.png`)} aria-label={attr(`QR code of ${l.slug}`)}>
+              QR
+            </a>
           </span>
         );
       }}
