@@ -58,33 +58,6 @@ export type Refunded = {
 
 export class SignatureError extends Error {}
 
-/** A payout the core has committed (status pending), as handed to a provider to pay. */
-export type ProviderPayout = {
-  /** `pay_…`; use it as the idempotency key at the provider, so a repeated call never pays twice. */
-  id: string;
-  partnerId: string;
-  /** ISO 4217, upper case. */
-  currency: string;
-  /** Major units as a decimal string, e.g. "12.50". */
-  amount: string;
-};
-
-/** What a provider answers for one payout. */
-export type PayoutOutcome =
-  | { status: 'pending'; reference?: string }
-  | { status: 'paid'; reference?: string }
-  | { status: 'failed'; reason: string };
-
-export interface PayoutProvider {
-  /** Stored on the payout (`provider`) and in the actor of what it settles (`provider:<name>`). */
-  readonly name: string;
-  /**
-   * Starts paying one payout. Called once per new payout, after the run committed it; must be safe
-   * to call again for the same payout (use the payout id as the idempotency key at the provider).
-   */
-  send(payout: ProviderPayout): Promise<PayoutOutcome>;
-}
-
 /**
  * Promotion codes made here, mirrored at the provider so customers can use them at checkout (Stripe:
  * a promotion code on the campaign's coupon). A refusal throws AppError 'bad_gateway' (src/lib/errors)
@@ -106,8 +79,6 @@ export interface BillingPlugin {
   verify(rawBody: string, headers: Headers): Promise<ProviderEvent>;
   /** The actions an event calls for; an empty list means the event is not relevant. */
   map(event: ProviderEvent): BillingAction[];
-  /** Makes payouts through the provider, when it can (optional). */
-  payouts?: PayoutProvider;
   /** Mirrors promotion codes at the provider, when it can (optional). */
   promotionCodes?: PromotionCodeSync;
 }

@@ -69,6 +69,16 @@ const EnvSchema = T.Object({
   TRUST_PROXY: T.String({ default: '0', pattern: '^[0-9]{1,2}$' }),
   /** Stripe API address; unset is Stripe's own. For stripe-mock or a test double. */
   STRIPE_API_URL: T.Optional(T.String({ pattern: '^https?://[^\\s/]+/?$' })),
+  /** PayPal REST app client id; with PAYPAL_CLIENT_SECRET, PayPal payouts go out through PayPal's API (else by upload file). */
+  PAYPAL_CLIENT_ID: T.Optional(T.String({ minLength: 1 })),
+  /** PayPal REST app secret. */
+  PAYPAL_CLIENT_SECRET: T.Optional(T.String({ minLength: 1 })),
+  /** PayPal API address (https://api-m.sandbox.paypal.com for the sandbox, a local stand-in in tests). */
+  PAYPAL_API_URL: T.String({ default: 'https://api-m.paypal.com', pattern: '^https?://[^\\s/]+/?$' }),
+  /** The id of the PayPal webhook that sends payout item events to POST /webhooks/paypal; mounts that route when set. */
+  PAYPAL_WEBHOOK_ID: T.Optional(T.String({ minLength: 1 })),
+  /** Hours a partner's payouts wait after their payout method changes (a stolen session must not redirect money silently). */
+  PAYOUT_METHOD_HOLD_HOURS: T.String({ default: '24', pattern: '^[0-9]{1,4}$' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -108,6 +118,8 @@ export type Config = {
   trustProxy: number;
   eventBatch: { maxSize: number; maxWaitMs: number; concurrency: number };
   stripeApiUrl: string | undefined;
+  paypal: { clientId: string | undefined; clientSecret: string | undefined; apiUrl: string; webhookId: string | undefined };
+  payoutMethodHoldHours: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 };
 
@@ -120,7 +132,7 @@ export class ConfigError extends Error {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -147,6 +159,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const port = Number(env.PORT);
   if (problems.length === 0 && (port < 0 || port > 65535)) problems.push(`PORT: must be 0-65535 (got "${env.PORT}")`);
+  if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
+    problems.push(`${env.PAYPAL_CLIENT_ID ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'}: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET together`);
+  }
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const flag = (v: string | undefined) => v === 'true' || v === '1';
   return {
@@ -183,6 +198,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: Math.max(1, Number(env.EVENT_BATCH_CONCURRENCY)),
     },
     stripeApiUrl: env.STRIPE_API_URL,
+    paypal: { clientId: env.PAYPAL_CLIENT_ID, clientSecret: env.PAYPAL_CLIENT_SECRET, apiUrl: env.PAYPAL_API_URL, webhookId: env.PAYPAL_WEBHOOK_ID },
+    payoutMethodHoldHours: Number(env.PAYOUT_METHOD_HOLD_HOURS),
     logLevel: env.LOG_LEVEL,
   };
 }

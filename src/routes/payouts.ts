@@ -8,7 +8,8 @@ import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin
 import type { Principal } from '../modules/auth/scopes';
 import { actorOf } from '../modules/commissions/lifecycle';
 import { CsvAnswer, CsvQuery, FailBody, ListPayoutsQuery, PaidBody, PayoutParams, PayoutResponses } from '../modules/payouts/model';
-import { findPayoutRow, listPayouts, markPayoutFailed, markPayoutPaid, payoutDetail, payoutsCsv, type PayoutFilter } from '../modules/payouts/service';
+import { findPayoutRow, listPayouts, payoutDetail, payoutsCsv, type PayoutFilter } from '../modules/payouts/service';
+import { markPayoutFailed, markPayoutPaid } from '../modules/payouts/settle';
 
 /** The filter as asked, narrowed to the caller's own partner for partner principals. */
 function scopedFilter(principal: Principal, query: { partnerId?: string; status?: PayoutFilter['status']; currency?: string }): PayoutFilter {
@@ -23,7 +24,7 @@ export function payoutRoutes(ctx: AppContext) {
     .post(
       '/payouts/run',
       async ({ principal }) => {
-        const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal), provider: ctx.payoutProvider }));
+        const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal) }));
         return { payouts: created };
       },
       { auth: 'payouts:write', response: PayoutResponses.run, detail: { summary: 'Run payouts now; answers the payouts this run created' } },

@@ -1191,6 +1191,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.paid
+         * @description A payout is paid: its rail confirmed it (a Stripe transfer, a PayPal item) or it was settled as paid (mark-paid, bulk settle). Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).
+         */
+        post: operations["event.payout.paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.failed
+         * @description A payout failed: its rail refused it or reported it failed, or it was settled as failed (mark-failed, bulk settle); its commissions are payable again. Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).
+         */
+        post: operations["event.payout.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -6736,17 +6776,27 @@ export interface operations {
                             commissionCount: number;
                             clawbackCount: number;
                             /** @enum {string} */
-                            status: "pending" | "paid" | "failed";
-                            /** @description How it is paid: manual, or a billing plugin (stripe). */
-                            provider: string;
-                            /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            /**
+                             * @description The rail that pays it, from the partner's payout method when it was made.
+                             * @enum {string}
+                             */
+                            provider: "stripe" | "paypal" | "wise" | "manual";
+                            /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                             providerReference: string | null;
                             failureReason: string | null;
+                            /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                            providerAnswer: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When a rail took it (status processing); null when it never did.
+                             */
+                            processingAt: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
@@ -6857,7 +6907,7 @@ export interface operations {
         parameters: {
             query?: {
                 partnerId?: string;
-                status?: "pending" | "paid" | "failed";
+                status?: "pending" | "processing" | "paid" | "failed";
                 currency?: string;
                 limit?: string;
                 cursor?: string;
@@ -6902,17 +6952,27 @@ export interface operations {
                             commissionCount: number;
                             clawbackCount: number;
                             /** @enum {string} */
-                            status: "pending" | "paid" | "failed";
-                            /** @description How it is paid: manual, or a billing plugin (stripe). */
-                            provider: string;
-                            /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            /**
+                             * @description The rail that pays it, from the partner's payout method when it was made.
+                             * @enum {string}
+                             */
+                            provider: "stripe" | "paypal" | "wise" | "manual";
+                            /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                             providerReference: string | null;
                             failureReason: string | null;
+                            /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                            providerAnswer: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When a rail took it (status processing); null when it never did.
+                             */
+                            processingAt: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
@@ -6995,7 +7055,7 @@ export interface operations {
         parameters: {
             query?: {
                 partnerId?: string;
-                status?: "pending" | "paid" | "failed";
+                status?: "pending" | "processing" | "paid" | "failed";
                 currency?: string;
             };
             header?: never;
@@ -7122,17 +7182,27 @@ export interface operations {
                         commissionCount: number;
                         clawbackCount: number;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "failed";
-                        /** @description How it is paid: manual, or a billing plugin (stripe). */
-                        provider: string;
-                        /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                        status: "pending" | "processing" | "paid" | "failed";
+                        /**
+                         * @description The rail that pays it, from the partner's payout method when it was made.
+                         * @enum {string}
+                         */
+                        provider: "stripe" | "paypal" | "wise" | "manual";
+                        /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                         providerReference: string | null;
                         failureReason: string | null;
+                        /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                        providerAnswer: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When a rail took it (status processing); null when it never did.
+                         */
+                        processingAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -7316,17 +7386,27 @@ export interface operations {
                         commissionCount: number;
                         clawbackCount: number;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "failed";
-                        /** @description How it is paid: manual, or a billing plugin (stripe). */
-                        provider: string;
-                        /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                        status: "pending" | "processing" | "paid" | "failed";
+                        /**
+                         * @description The rail that pays it, from the partner's payout method when it was made.
+                         * @enum {string}
+                         */
+                        provider: "stripe" | "paypal" | "wise" | "manual";
+                        /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                         providerReference: string | null;
                         failureReason: string | null;
+                        /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                        providerAnswer: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When a rail took it (status processing); null when it never did.
+                         */
+                        processingAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -7497,17 +7577,27 @@ export interface operations {
                         commissionCount: number;
                         clawbackCount: number;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "failed";
-                        /** @description How it is paid: manual, or a billing plugin (stripe). */
-                        provider: string;
-                        /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                        status: "pending" | "processing" | "paid" | "failed";
+                        /**
+                         * @description The rail that pays it, from the partner's payout method when it was made.
+                         * @enum {string}
+                         */
+                        provider: "stripe" | "paypal" | "wise" | "manual";
+                        /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                         providerReference: string | null;
                         failureReason: string | null;
+                        /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                        providerAnswer: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When a rail took it (status processing); null when it never did.
+                         */
+                        processingAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -12705,6 +12795,147 @@ export interface operations {
                          */
                         currency: string;
                         commissionCount: string | number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.payout.paid": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "x-service-event": string;
+                /** @description Delivery id (the envelope id): dedupe on it. */
+                "x-service-delivery": string;
+                /** @description Unix time in seconds; refuse it more than 300 s from your clock. */
+                "x-service-timestamp": string;
+                /** @description Lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the endpoint secret (UTF-8). */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the message id (same as x-service-delivery). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time in seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_<id>: the same for every delivery of this event (dedupe on it). */
+                    id: string;
+                    /** @constant */
+                    event: "payout.paid";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with milliseconds.
+                     */
+                    created: string;
+                    data: {
+                        /** @example pay_01jd8x0000000000000000000a */
+                        payoutId: string;
+                        partnerId: string;
+                        /**
+                         * @description Decimal string in major units, e.g. "12.50".
+                         * @example 12.50
+                         */
+                        amount: string;
+                        /**
+                         * @description ISO 4217 code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The rail: stripe, paypal, wise or manual.
+                         * @example stripe
+                         */
+                        provider: string;
+                        providerReference: string | null;
+                        /** Format: date-time */
+                        paidAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.payout.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "x-service-event": string;
+                /** @description Delivery id (the envelope id): dedupe on it. */
+                "x-service-delivery": string;
+                /** @description Unix time in seconds; refuse it more than 300 s from your clock. */
+                "x-service-timestamp": string;
+                /** @description Lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the endpoint secret (UTF-8). */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the message id (same as x-service-delivery). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time in seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_<id>: the same for every delivery of this event (dedupe on it). */
+                    id: string;
+                    /** @constant */
+                    event: "payout.failed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with milliseconds.
+                     */
+                    created: string;
+                    data: {
+                        /** @example pay_01jd8x0000000000000000000a */
+                        payoutId: string;
+                        partnerId: string;
+                        /**
+                         * @description Decimal string in major units, e.g. "12.50".
+                         * @example 12.50
+                         */
+                        amount: string;
+                        /**
+                         * @description ISO 4217 code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The rail: stripe, paypal, wise or manual.
+                         * @example paypal
+                         */
+                        provider: string;
+                        /** @description Why, in the rail's words or the operator's. */
+                        reason: string;
+                        /** Format: date-time */
+                        failedAt: string;
                     };
                 };
             };

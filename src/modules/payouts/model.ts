@@ -2,7 +2,7 @@
 import { t } from 'elysia';
 import { ErrorResponse, errors, listOf, PageQuery, QueryEnum, Timestamp } from '../../lib/http';
 
-export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
+export const PAYOUT_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;
 
 export const PayoutParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
@@ -34,10 +34,14 @@ export const PayoutRecord = t.Object({
   commissionCount: Count,
   clawbackCount: Count,
   status: t.UnionEnum(PAYOUT_STATUSES),
-  provider: t.String({ description: 'How it is paid: manual, or a billing plugin (stripe).' }),
-  providerReference: t.Nullable(t.String({ description: 'The transfer id at the provider, or the reference given to mark-paid.' })),
+  provider: t.UnionEnum(['stripe', 'paypal', 'wise', 'manual'], { description: "The rail that pays it, from the partner's payout method when it was made." }),
+  providerReference: t.Nullable(
+    t.String({ description: 'The rail\'s reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand.' }),
+  ),
   failureReason: t.Nullable(t.String()),
+  providerAnswer: t.Nullable(t.String({ description: "The rail's last word on it, in the rail's own terms (an error, a PayPal item status)." })),
   createdAt: Timestamp,
+  processingAt: t.Nullable(t.String({ format: 'date-time', description: 'When a rail took it (status processing); null when it never did.' })),
   paidAt: t.Nullable(Timestamp),
   failedAt: t.Nullable(Timestamp),
 });
