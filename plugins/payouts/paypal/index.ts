@@ -43,7 +43,10 @@ function refusal(status: number, body: any): string {
 
 export class PayPalUnavailable extends Error {}
 
-export function createPayPal(options: PayPalOptions): { rail: PayoutRail; api: PayPalApi } {
+type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; ok: boolean; body: any }>;
+
+/** Calls PayPal's API with an OAuth2 client-credentials token, reused until a minute before it expires. */
+function paypalCaller(options: PayPalOptions): Call {
   const base = options.apiUrl.replace(/\/+$/, '');
   let token: { value: string; until: number } | null = null;
   let fetching: Promise<string> | null = null;
@@ -90,8 +93,16 @@ export function createPayPal(options: PayPalOptions): { rail: PayoutRail; api: P
     if (res.status >= 500 || res.status === 401 || res.status === 429) throw new PayPalUnavailable(refusal(res.status, parsed));
     return { status: res.status, ok: res.ok, body: parsed as any };
   };
+  return call;
+}
 
-  const rail: PayoutRail = {
+export function createPayPal(options: PayPalOptions): { rail: PayoutRail; api: PayPalApi } {
+  const call = paypalCaller(options);
+  return { rail: payPalRail(call), api: payPalApi(call, options.webhookId) };
+}
+
+function payPalRail(call: Call): PayoutRail {
+  return {
     name: 'paypal',
     batchLimit: PAYPAL_BATCH_LIMIT,
     async send(payouts) {
@@ -125,10 +136,12 @@ export function createPayPal(options: PayPalOptions): { rail: PayoutRail; api: P
       return outcomes;
     },
   };
+}
 
-  const api: PayPalApi = {
+function payPalApi(call: Call, webhookId: string | undefined): PayPalApi {
+  return {
     async verifyWebhook(rawBody, headers) {
-      if (!options.webhookId) throw new RailSignatureError('PAYPAL_WEBHOOK_ID is not set');
+      if (!webhookId) throw new RailSignatureError('PAYPAL_WEBHOOK_ID is not set');
       let event: any;
       try {
         event = JSON.parse(rawBody);
@@ -146,7 +159,7 @@ export function createPayPal(options: PayPalOptions): { rail: PayoutRail; api: P
         transmission_id: header('paypal-transmission-id'),
         transmission_sig: header('paypal-transmission-sig'),
         transmission_time: header('paypal-transmission-time'),
-        webhook_id: options.webhookId,
+        webhook_id: webhookId,
         webhook_event: event,
       });
       if (!answer.ok || answer.body?.verification_status !== 'SUCCESS') {
@@ -171,5 +184,4 @@ export function createPayPal(options: PayPalOptions): { rail: PayoutRail; api: P
       }
     },
   };
-  return { rail, api };
 }
