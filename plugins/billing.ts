@@ -41,7 +41,9 @@ export type BillingAction =
    * it: the conversion's commissions are reversed. With it, the core compares what came back with
    * what was paid and reduces each commission in proportion, reversing it once all of it came back.
    */
-  | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback'; refunded?: Refunded };
+  | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback'; refunded?: Refunded }
+  /** A connected payout account (Stripe Connect) can receive payouts now, or no longer. */
+  | { kind: 'payout-account'; accountId: string; payoutsEnabled: boolean };
 
 /** How much of a payment came back (minor units of the payment's currency). */
 export type Refunded = {

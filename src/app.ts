@@ -21,6 +21,8 @@ import { addCorsHeaders } from './modules/links/address';
 import { redirectRoutes } from './routes/redirect';
 import { partnerRoutes, partnerTermsAndKeyRoutes } from './routes/partners';
 import { partnerStatusRoutes } from './routes/partner-status';
+import { payoutMethodRoutes } from './routes/payout-methods';
+import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
 import { systemRoutes } from './routes/system';
@@ -42,6 +44,7 @@ export function createApp(ctx: AppContext) {
     .use(partnerRoutes(ctx))
     .use(partnerStatusRoutes(ctx))
     .use(partnerTermsAndKeyRoutes(ctx))
+    .use(payoutMethodRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(commissionRoutes(ctx))
@@ -54,7 +57,7 @@ export function createApp(ctx: AppContext) {
     .use(groupRoutes(ctx))
     .use(settingsRoutes(ctx))
     .use(linkRoutes(ctx));
-  const billing = billingRoutes(ctx);
+  const billing = billingRoutes(ctx).use(paypalWebhookRoutes(ctx));
 
   let self: AnyElysia | undefined;
   const app = new Elysia()
