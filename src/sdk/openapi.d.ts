@@ -4934,10 +4934,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description How the partner is paid; null: never chosen (paid by hand).
-                         * @enum {string|null}
-                         */
+                        /** @description How the partner is paid; null: never chosen (paid by hand). */
                         type: "stripe" | "paypal" | "wise" | "manual" | null;
                         /**
                          * @description paypal, wise: the receiving account. Masked (a***@example.com) for anyone but the partner.
@@ -5075,10 +5072,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description How the partner is paid; null: never chosen (paid by hand).
-                         * @enum {string|null}
-                         */
+                        /** @description type stripe: Stripe's Express onboarding for the partner; it comes back to /portal/payouts/stripe/return (or /refresh when the link expired). */
+                        onboardingUrl?: string;
+                        /** @description How the partner is paid; null: never chosen (paid by hand). */
                         type: "stripe" | "paypal" | "wise" | "manual" | null;
                         /**
                          * @description paypal, wise: the receiving account. Masked (a***@example.com) for anyone but the partner.
@@ -5102,9 +5098,6 @@ export interface operations {
                          * @description Payouts wait until then after a change (PAYOUT_METHOD_HOLD_HOURS); null: not held.
                          */
                         heldUntil: string | null;
-                    } | {
-                        /** @description Stripe's Express onboarding for the partner; it returns to /portal/payouts/stripe/return. */
-                        onboardingUrl: string;
                     };
                 };
             };

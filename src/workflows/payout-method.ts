@@ -46,13 +46,13 @@ export const stripePages = (baseUrl: string) => ({
 });
 
 /**
- * Sets the partner's payout method. Answers the method, or for Stripe `{onboardingUrl}`. Choosing
+ * Sets the partner's payout method. Answers the method, for Stripe with `onboardingUrl`. Choosing
  * what is already chosen changes nothing (no hold, no email); Stripe then answers a fresh link.
  */
 export async function setPayoutMethod(
   ctx: AppContext,
   input: { partnerId: string; choice: MethodChoice; actor: string; own: boolean },
-): Promise<PayoutMethod | { onboardingUrl: string }> {
+): Promise<PayoutMethod & { onboardingUrl?: string }> {
   const { choice } = input;
   const needsEmail = choice.type === 'paypal' || choice.type === 'wise';
   if (needsEmail && !choice.email) refuse('email', `required for ${choice.type}: the ${LABELS[choice.type]} account to pay`);
@@ -95,8 +95,8 @@ export async function setPayoutMethod(
     for (const address of to) await enqueueEmail(tx, { template: 'payout_method_changed', to: address, data, partnerId: partner.id });
     return saved;
   });
-  if (onboardingUrl) return { onboardingUrl };
-  return methodView(row, input.own);
+  const view = methodView(row, input.own);
+  return onboardingUrl ? { onboardingUrl, ...view } : view;
 }
 
 /** Asks Stripe whether the partner's account can receive payouts now (the onboarding return page). */
