@@ -642,6 +642,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payouts/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle many payouts at once (all or nothing)
+         * @description Each pending or processing payout becomes paid (optional `reference`) or failed (`reason` required; its commissions become payable again). One that is not pending or processing is a 409 naming the first such payout; an unknown id a 404; then nothing changes.
+         */
+        post: operations["postV1PayoutsSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payouts/{id}/mark-failed": {
         parameters: {
             query?: never;
@@ -7388,6 +7408,7 @@ export interface operations {
                 partnerId?: string;
                 status?: "pending" | "processing" | "paid" | "failed";
                 currency?: string;
+                format?: "wise" | "paypal";
             };
             header?: never;
             path?: never;
@@ -7395,7 +7416,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One row per payout, newest first, after a header row: payout_id, partner_id, partner_name, partner_email, billing_connect_account_id, currency, amount, commissions_amount, clawbacks_amount, commission_count, status, created_at, paid_at. Amounts in major units; CRLF line ends. */
+            /** @description One row per payout, newest first, after a header row: payout_id, partner_id, partner_name, partner_email, billing_connect_account_id, currency, amount, commissions_amount, clawbacks_amount, commission_count, status, created_at, paid_at. Amounts in major units; CRLF line ends. With format=wise, Wise's batch payment file (name, recipientEmail, paymentReference, receiverType, amountCurrency, amount, sourceCurrency, targetCurrency); with format=paypal, PayPal's payouts upload file (recipient, amount, currency, reference_id, note, wallet): the rail's pending payouts, oldest first, the payout id as the payment reference. */
             200: {
                 headers: {
                     /** @description attachment; filename="payouts.csv" */
@@ -7748,6 +7769,209 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1PayoutsSettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    payouts: {
+                        id: string;
+                        /**
+                         * @default paid
+                         * @enum {string}
+                         */
+                        status: "paid" | "failed";
+                        /** @description paid: the transfer at the provider, e.g. the Wise or PayPal transaction id. */
+                        reference?: string;
+                        /** @description failed: why (required). */
+                        reason?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The payouts settled, in the order given. */
+                        payouts: {
+                            /** @example pay_01jd8x0000000000000000000a */
+                            id: string;
+                            partnerId: string;
+                            /**
+                             * @description ISO 4217 code.
+                             * @example USD
+                             */
+                            currency: string;
+                            /**
+                             * @description Decimal string in major units, e.g. "12.50".
+                             * @example 12.50
+                             */
+                            amount: string;
+                            /**
+                             * @description Decimal string in major units, e.g. "12.50".
+                             * @example 12.50
+                             */
+                            commissionsAmount: string;
+                            /**
+                             * @description Decimal string in major units, e.g. "12.50".
+                             * @example 12.50
+                             */
+                            clawbacksAmount: string;
+                            commissionCount: number;
+                            clawbackCount: number;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            /**
+                             * @description The rail that pays it, from the partner's payout method when it was made.
+                             * @enum {string}
+                             */
+                            provider: "stripe" | "paypal" | "wise" | "manual";
+                            /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
+                            providerReference: string | null;
+                            failureReason: string | null;
+                            /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                            providerAnswer: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When a rail took it (status processing); null when it never did.
+                             */
+                            processingAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            paidAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            failedAt: string | null;
+                        }[];
                     };
                 };
             };
