@@ -15,8 +15,10 @@ export type StripeStandIn = {
   accounts: Map<string, { payoutsEnabled: boolean; metadata: Record<string, string>; email: string | null }>;
   /** Transfers to these accounts are refused (account_invalid). */
   refuse: Set<string>;
-  /** Milliseconds each answer waits. */
+  /** Milliseconds each answer waits before it is worked out. */
   delayMs: number;
+  /** Milliseconds each answer waits after it is worked out (the transfer is made, the caller does not know yet). */
+  delayAfterMs: number;
   /** The next call answers this error instead. */
   failNext: { status: number; body: unknown } | null;
   stop(): void;
@@ -35,6 +37,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     accounts: new Map(),
     refuse: new Set(),
     delayMs: 0,
+    delayAfterMs: 0,
     failNext: null,
     stop: () => server.stop(true),
   };
@@ -97,6 +100,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (first) return Response.json(first.body, { status: first.status, headers: { 'idempotent-replayed': 'true' } });
       const made = answer(call);
       if (key) idempotent.set(key, made);
+      if (standIn.delayAfterMs > 0) await Bun.sleep(standIn.delayAfterMs);
       return Response.json(made.body, { status: made.status });
     },
   });
