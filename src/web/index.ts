@@ -8,6 +8,7 @@ import { portalRoutes } from './portal';
 import { BRAND_COLOR, brandCss } from './brand';
 import { unsubscribeRoutes } from './unsubscribe';
 import { notificationRoutes } from './portal/notifications';
+import { payoutMethodPortalRoutes } from './portal/payout-method';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -50,6 +51,7 @@ export function webRoutes(ctx: AppContext) {
     })
     .use(unsubscribeRoutes(ctx))
     .use(notificationRoutes(ctx))
+    .use(payoutMethodPortalRoutes(ctx))
     .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(adminRoutes(ctx));
