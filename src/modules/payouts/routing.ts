@@ -22,7 +22,8 @@ export type RailsOn = { stripe: boolean };
 export function routeOf(m: MethodRow, on: RailsOn, now: Date): Route {
   const partnerId = m.partner_id;
   if (m.held_until && m.held_until > now) {
-    return { partnerId, held: `payout method changed; held until ${m.held_until.toISOString()}`, heldUntil: m.held_until };
+    const until = `${m.held_until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    return { partnerId, held: `payout method changed; held until ${until}`, heldUntil: m.held_until };
   }
   switch (m.type) {
     case 'stripe':

@@ -83,7 +83,7 @@ test('a change holds the payouts: the run leaves them approved, the preview says
   const res = await put(d, { type: 'wise', email: 'dora@example.com' }, await svc.partnerKey(d));
   const preview = await previewRun(svc.sql, '0');
   expect(preview.lines.find((l) => l.partnerId === d)).toBeUndefined();
-  expect(preview.held.find((h) => h.partnerId === d)).toMatchObject({ partnerName: 'Dora', amount: 4200n, currency: 'USD', reason: `payout method changed; held until ${res.body.heldUntil}` });
+  expect(preview.held.find((h) => h.partnerId === d)).toMatchObject({ partnerName: 'Dora', amount: 4200n, currency: 'USD', reason: `payout method changed; held until ${res.body.heldUntil.slice(0, 16).replace('T', ' ')} UTC` });
   const run = await svc.api('POST', '/v1/payouts/run');
   expect(run.body.payouts.find((p: { partnerId: string }) => p.partnerId === d)).toBeUndefined();
   expect(await commissionRow(svc.sql, commissionId)).toMatchObject({ status: 'approved', payout_id: null });
