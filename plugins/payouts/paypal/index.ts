@@ -132,7 +132,10 @@ function payPalRail(call: Call): PayoutRail {
         return outcomes;
       }
       const reason = refusal(answer.status, answer.body);
-      for (const p of payouts) outcomes.set(p.id, { status: 'failed', reason, answer: reason });
+      // PayPal already has this batch (its request id no longer replayed): it may be paid, so it is
+      // never failed here (that would pay it again); it stays pending for an operator to settle
+      const duplicate = Array.isArray(answer.body?.details) && answer.body.details.some((d: any) => String(d?.field).toUpperCase() === 'SENDER_BATCH_ID');
+      for (const p of payouts) outcomes.set(p.id, duplicate ? { status: 'pending' } : { status: 'failed', reason, answer: reason });
       return outcomes;
     },
   };

@@ -92,6 +92,14 @@ describe('a run', () => {
   });
 });
 
+test('a batch PayPal refuses as a duplicate sender_batch_id stays pending: it may be paid, so it is never failed', async () => {
+  const a = await paypalPartner(450);
+  paypal.failNext = { status: 400, body: { name: 'USER_BUSINESS_ERROR', message: 'User business error.', details: [{ field: 'SENDER_BATCH_ID', issue: 'Batch with given sender_batch_id already exists' }] } };
+  const p = (await run()).find((x) => x.partnerId === a.partnerId);
+  expect(p).toMatchObject({ status: 'pending', provider: 'paypal' });
+  expect(await commissionRow(svc.sql, a.commissionId)).toMatchObject({ status: 'paid', payout_id: p.id });
+});
+
 describe('webhooks', () => {
   test('SUCCEEDED pays the payout; a redelivery changes nothing', async () => {
     const a = await paypalPartner(1000);
