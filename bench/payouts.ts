@@ -10,7 +10,6 @@ import { readFileSync } from 'node:fs';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/lib/log';
 import { newId } from '../src/lib/ids';
-import { manualProvider } from '../src/modules/payouts/provider';
 import { runPayouts } from '../src/workflows/run-payouts';
 import { createContext } from '../src/server';
 import { createTestDatabase, startTestServer } from '../test/support/postgres';
@@ -90,7 +89,7 @@ try {
 
   const cpuBefore = backendCpu(pids);
   t = performance.now();
-  const made = await runPayouts(ctx, { actor: 'job:payout', provider: manualProvider, batchSize, workers });
+  const made = await runPayouts(ctx, { actor: 'job:payout', batchSize, workers });
   const seconds = (performance.now() - t) / 1000;
   const runCpu = backendCpu(pids) - cpuBefore;
   clearInterval(sampler);
@@ -101,7 +100,7 @@ try {
            (select count(*)::int from webhook_events) as envelopes,
            (select count(*)::int from webhook_deliveries) as deliveries`;
   t = performance.now();
-  const again = await runPayouts(ctx, { actor: 'job:payout', provider: manualProvider });
+  const again = await runPayouts(ctx, { actor: 'job:payout' });
   const secondSeconds = (performance.now() - t) / 1000;
 
   console.log(

@@ -41,7 +41,9 @@ export type BillingAction =
    * it: the conversion's commissions are reversed. With it, the core compares what came back with
    * what was paid and reduces each commission in proportion, reversing it once all of it came back.
    */
-  | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback'; refunded?: Refunded };
+  | { kind: 'reversal'; references: string[]; reason: 'refund' | 'chargeback'; refunded?: Refunded }
+  /** A connected payout account (Stripe Connect) can receive payouts now, or no longer. */
+  | { kind: 'payout-account'; accountId: string; payoutsEnabled: boolean };
 
 /** How much of a payment came back (minor units of the payment's currency). */
 export type Refunded = {
@@ -57,33 +59,6 @@ export type Refunded = {
 };
 
 export class SignatureError extends Error {}
-
-/** A payout the core has committed (status pending), as handed to a provider to pay. */
-export type ProviderPayout = {
-  /** `pay_…`; use it as the idempotency key at the provider, so a repeated call never pays twice. */
-  id: string;
-  partnerId: string;
-  /** ISO 4217, upper case. */
-  currency: string;
-  /** Major units as a decimal string, e.g. "12.50". */
-  amount: string;
-};
-
-/** What a provider answers for one payout. */
-export type PayoutOutcome =
-  | { status: 'pending'; reference?: string }
-  | { status: 'paid'; reference?: string }
-  | { status: 'failed'; reason: string };
-
-export interface PayoutProvider {
-  /** Stored on the payout (`provider`) and in the actor of what it settles (`provider:<name>`). */
-  readonly name: string;
-  /**
-   * Starts paying one payout. Called once per new payout, after the run committed it; must be safe
-   * to call again for the same payout (use the payout id as the idempotency key at the provider).
-   */
-  send(payout: ProviderPayout): Promise<PayoutOutcome>;
-}
 
 /**
  * Promotion codes made here, mirrored at the provider so customers can use them at checkout (Stripe:
@@ -106,8 +81,6 @@ export interface BillingPlugin {
   verify(rawBody: string, headers: Headers): Promise<ProviderEvent>;
   /** The actions an event calls for; an empty list means the event is not relevant. */
   map(event: ProviderEvent): BillingAction[];
-  /** Makes payouts through the provider, when it can (optional). */
-  payouts?: PayoutProvider;
   /** Mirrors promotion codes at the provider, when it can (optional). */
   promotionCodes?: PromotionCodeSync;
 }

@@ -25,7 +25,7 @@ export const PROVIDER_GUIDES: ProviderGuide[] = [
     label: 'Stripe',
     variable: 'STRIPE_WEBHOOK_SECRET',
     where: 'Developers → Webhooks → Add endpoint; the signing secret starts with whsec_.',
-    events: ['customer.created', 'customer.updated', 'customer.subscription.created', 'invoice.paid', 'charge.refunded', 'charge.dispute.created'],
+    events: ['customer.created', 'customer.updated', 'customer.subscription.created', 'invoice.paid', 'charge.refunded', 'charge.dispute.created', 'account.updated'],
   },
   {
     name: 'paddle',

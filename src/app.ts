@@ -26,6 +26,8 @@ import { redirectRoutes } from './routes/redirect';
 import { resourceRoutes } from './routes/resources';
 import { partnerRoutes, partnerTermsAndKeyRoutes } from './routes/partners';
 import { partnerStatusRoutes } from './routes/partner-status';
+import { payoutMethodRoutes } from './routes/payout-methods';
+import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
 import { systemRoutes } from './routes/system';
@@ -50,6 +52,7 @@ export function createApp(ctx: AppContext) {
     .use(partnerRoutes(ctx))
     .use(partnerStatusRoutes(ctx))
     .use(partnerTermsAndKeyRoutes(ctx))
+    .use(payoutMethodRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(commissionRoutes(ctx))
@@ -64,7 +67,7 @@ export function createApp(ctx: AppContext) {
     .use(linkRoutes(ctx))
     .use(linkQrRoutes(ctx))
     .use(embedTokenRoutes(ctx));
-  const billing = billingRoutes(ctx);
+  const billing = billingRoutes(ctx).use(paypalWebhookRoutes(ctx));
   // resources take multipart uploads: outside the JSON-only parser
   const resources = resourceRoutes(ctx);
   const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages));

@@ -81,6 +81,16 @@ const EnvSchema = T.Object({
   S3_URL: T.Optional(T.String({ pattern: '^https?://[^\\s/]+/[^\\s/?]+' })),
   /** Comma-separated origins (`https://app.example.com`, `https://*.example.com`) whose pages may frame /embed; unset: none may. */
   EMBED_ORIGINS: T.String({ default: '' }),
+  /** PayPal REST app client id; with PAYPAL_CLIENT_SECRET, PayPal payouts go out through PayPal's API (else by upload file). */
+  PAYPAL_CLIENT_ID: T.Optional(T.String({ minLength: 1 })),
+  /** PayPal REST app secret. */
+  PAYPAL_CLIENT_SECRET: T.Optional(T.String({ minLength: 1 })),
+  /** PayPal API address (https://api-m.sandbox.paypal.com for the sandbox, a local stand-in in tests). */
+  PAYPAL_API_URL: T.String({ default: 'https://api-m.paypal.com', pattern: '^https?://[^\\s/]+/?$' }),
+  /** The id of the PayPal webhook that sends payout item events to POST /webhooks/paypal; mounts that route when set. */
+  PAYPAL_WEBHOOK_ID: T.Optional(T.String({ minLength: 1 })),
+  /** Hours a partner's payouts wait after their payout method changes (a stolen session must not redirect money silently). */
+  PAYOUT_METHOD_HOLD_HOURS: Int(24, 0, 8760),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -104,7 +114,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -134,6 +144,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (schema.minimum === undefined || schema.maximum === undefined || problems.some((p) => p.startsWith(`${name}:`))) continue;
     const value = Number(env[name]);
     if (value < schema.minimum || value > schema.maximum) problems.push(`${name}: must be from ${schema.minimum} to ${schema.maximum} (got "${env[name]}")`);
+  }
+  if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
+    problems.push(`${env.PAYPAL_CLIENT_ID ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'}: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET together`);
   }
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return toConfig(env, emails);
@@ -181,6 +194,8 @@ function toConfig(env: Env, adminEmails: string[]) {
     stripeApiUrl: env.STRIPE_API_URL,
     s3Url: env.S3_URL,
     embedOrigins: embedOriginsOf(env.EMBED_ORIGINS),
+    paypal: { clientId: env.PAYPAL_CLIENT_ID, clientSecret: env.PAYPAL_CLIENT_SECRET, apiUrl: env.PAYPAL_API_URL, webhookId: env.PAYPAL_WEBHOOK_ID },
+    payoutMethodHoldHours: Number(env.PAYOUT_METHOD_HOLD_HOURS),
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -10,7 +10,8 @@ import type { Mailer } from './mail';
 import type { EventInput, EventOutcome } from './modules/events/intake';
 import type { HttpServerRef } from './modules/links/address';
 import type { LinkRuntime } from './modules/links/runtime';
-import type { BillingPlugin, PayoutProvider, PromotionCodeSync } from '../plugins/billing';
+import type { BillingPlugin, PromotionCodeSync } from '../plugins/billing';
+import type { PayoutRails } from '../plugins/payouts';
 import type { ResourceStores } from '../plugins/storage';
 
 export type AppContext = {
@@ -21,8 +22,8 @@ export type AppContext = {
   metrics: Metrics;
   /** Billing-provider plugins with a configured secret (plugins/index.ts). */
   billingPlugins: BillingPlugin[];
-  /** How payouts are paid: the first plugin that can pay, else by hand. */
-  payoutProvider: PayoutProvider;
+  /** How payouts are paid: the payout rails (plugins/payouts), one per payout method, with their provider clients. */
+  payoutProvider: PayoutRails;
   /** Mirrors promotion codes at the billing provider (the first plugin that can); null: codes live here only. */
   codeSync: PromotionCodeSync | null;
   /** The redirect's link cache, click buffer and IP-hash salt, with their LISTENs (modules/links/runtime.ts). */

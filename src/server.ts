@@ -10,7 +10,7 @@ import { createMailer } from './mail';
 import { createMailWorker, type MailWorker } from './mail/worker';
 import { enabledBillingPlugins } from '../plugins';
 import { createResourceStores } from '../plugins/stores';
-import { manualProvider } from './modules/payouts/provider';
+import { enabledPayoutRails } from '../plugins/payouts/index';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher';
 import { shareLinkHandler } from './routes/redirect';
 import { createLinkRuntime } from './modules/links/runtime';
@@ -32,7 +32,7 @@ export function createContext(config: Config, sql: Sql, log: Logger): AppContext
     mailer: createMailer(config, log),
     metrics,
     billingPlugins,
-    payoutProvider: billingPlugins.find((p) => p.payouts)?.payouts ?? manualProvider,
+    payoutProvider: enabledPayoutRails(config),
     codeSync: billingPlugins.find((p) => p.promotionCodes)?.promotionCodes ?? null,
     http: { server: null },
     links: createLinkRuntime({ sql, log, metrics, fraudClicksPerIpHour: config.fraudClicksPerIpHour }),

@@ -131,6 +131,13 @@ function disputeCreated(event: ProviderEvent): BillingAction[] {
   return [{ kind: 'reversal', references: compact([idOf(dispute.charge), idOf(dispute.payment_intent)]), reason: 'chargeback' }];
 }
 
+/** A Connect account changed: whether it can receive payouts decides whether its partner's method is ready. */
+function accountUpdated(event: ProviderEvent): BillingAction[] {
+  const account = event.object as { id?: unknown; payouts_enabled?: unknown };
+  if (typeof account?.id !== 'string' || !account.id.startsWith('acct_')) throw new TypeError('an account has an id acct_…');
+  return [{ kind: 'payout-account', accountId: account.id, payoutsEnabled: account.payouts_enabled === true }];
+}
+
 export const HANDLERS: Record<string, (event: ProviderEvent) => BillingAction[]> = {
   'customer.created': (e) => customerEvent(e, true),
   'customer.updated': (e) => customerEvent(e, false),
@@ -138,4 +145,5 @@ export const HANDLERS: Record<string, (event: ProviderEvent) => BillingAction[]>
   'invoice.paid': invoicePaid,
   'charge.refunded': chargeRefunded,
   'charge.dispute.created': disputeCreated,
+  'account.updated': accountUpdated,
 };

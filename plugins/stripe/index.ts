@@ -3,8 +3,7 @@
 // mirrors promotion codes as Stripe promotion codes. One API client for all of it.
 import Stripe from 'stripe';
 import type { Sql } from '../../src/db';
-import { parseMajor } from '../../src/lib/money';
-import { SignatureError, type BillingPlugin, type PayoutOutcome, type PayoutProvider, type ProviderEvent, type ProviderPayout } from '../billing';
+import { SignatureError, type BillingPlugin, type ProviderEvent } from '../billing';
 import { promotionCodeSync } from './codes';
 import { HANDLERS } from './events';
 
@@ -75,39 +74,6 @@ export function createStripePlugin(options: StripeOptions): BillingPlugin {
       // own keys only: an event type such as `constructor` is not a handler
       return Object.hasOwn(HANDLERS, event.type) ? HANDLERS[event.type]!(event) : [];
     },
-    payouts: options.secretKey ? connectPayouts(client, options.sql) : undefined,
     promotionCodes: options.secretKey ? promotionCodeSync(client) : undefined,
-  };
-}
-
-/**
- * Stripe Connect: one transfer per payout to the partner's connected account, with the payout id as
- * the idempotency key, so a repeated call never pays twice. Partners without an account are paid by
- * hand (the payout stays pending).
- */
-export function connectPayouts(client: Stripe, sql: Sql): PayoutProvider {
-  return {
-    name: 'stripe',
-    async send(payout: ProviderPayout): Promise<PayoutOutcome> {
-      const [partner] = await sql`select billing_connect_account_id from partners where id = ${payout.partnerId}`;
-      const destination = partner?.billing_connect_account_id as string | null | undefined;
-      if (!destination) return { status: 'pending' };
-      try {
-        const transfer = await client.transfers.create(
-          {
-            amount: Number(parseMajor(payout.amount, payout.currency)),
-            currency: payout.currency.toLowerCase(),
-            destination,
-            transfer_group: payout.id,
-            metadata: { payoutId: payout.id, partnerId: payout.partnerId },
-          },
-          { idempotencyKey: payout.id },
-        );
-        return { status: 'paid', reference: transfer.id };
-      } catch (error) {
-        const reason = error instanceof Stripe.errors.StripeError ? `${error.code ?? error.type}: ${error.message}` : String(error);
-        return { status: 'failed', reason };
-      }
-    },
   };
 }

@@ -1,14 +1,16 @@
 // Payout routes: run, list, detail, mark-paid / mark-failed, CSV export. Partner keys see their own.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
-import { forbidden, notFound } from '../lib/errors';
+import { AppError, forbidden, notFound } from '../lib/errors';
 import { paginate, readPage } from '../lib/http';
 import { runPayouts, throwIfLocked } from '../workflows/run-payouts';
 import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin';
 import type { Principal } from '../modules/auth/scopes';
 import { actorOf } from '../modules/commissions/lifecycle';
-import { CsvAnswer, CsvQuery, FailBody, ListPayoutsQuery, PaidBody, PayoutParams, PayoutResponses } from '../modules/payouts/model';
-import { findPayoutRow, listPayouts, markPayoutFailed, markPayoutPaid, payoutDetail, payoutsCsv, type PayoutFilter } from '../modules/payouts/service';
+import { CsvAnswer, CsvQuery, FailBody, ListPayoutsQuery, PaidBody, PayoutParams, PayoutResponses, SettleBody } from '../modules/payouts/model';
+import { findPayoutRow, listPayouts, payoutDetail, payoutsCsv, type PayoutFilter } from '../modules/payouts/service';
+import { markPayoutFailed, markPayoutPaid, settlePayouts } from '../modules/payouts/settle';
+import { uploadCsv } from '../modules/payouts/uploads';
 
 /** The filter as asked, narrowed to the caller's own partner for partner principals. */
 function scopedFilter(principal: Principal, query: { partnerId?: string; status?: PayoutFilter['status']; currency?: string }): PayoutFilter {
@@ -23,7 +25,7 @@ export function payoutRoutes(ctx: AppContext) {
     .post(
       '/payouts/run',
       async ({ principal }) => {
-        const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal), provider: ctx.payoutProvider }));
+        const created = throwIfLocked(await runPayouts(ctx, { actor: actorOf(principal) }));
         return { payouts: created };
       },
       { auth: 'payouts:write', response: PayoutResponses.run, detail: { summary: 'Run payouts now; answers the payouts this run created' } },
@@ -47,10 +49,11 @@ export function payoutRoutes(ctx: AppContext) {
       '/payouts.csv',
       ({ query, principal }) => {
         const filter = scopedFilter(principal, query);
-        return new Response(payoutsCsv(ctx.sql, filter), {
+        const body = query.format ? uploadCsv(ctx.sql, query.format, filter) : payoutsCsv(ctx.sql, filter);
+        return new Response(body, {
           headers: {
             'content-type': 'text/csv; charset=utf-8',
-            'content-disposition': 'attachment; filename="payouts.csv"',
+            'content-disposition': `attachment; filename="${query.format ? `payouts-${query.format}` : 'payouts'}.csv"`,
           },
         });
       },
@@ -85,6 +88,31 @@ export function payoutRoutes(ctx: AppContext) {
         body: PaidBody,
         response: PayoutResponses.markPaid,
         detail: { summary: 'Record that a pending payout was paid' },
+      },
+    )
+    .post(
+      '/payouts/settle',
+      async ({ body, principal }) => {
+        const settlements = body.payouts.map((p, i) => {
+          if (p.status === 'paid') {
+            if (p.reason !== undefined) throw new AppError('invalid_body', `payouts/${i}/reason: only a failed payout has a reason`, [{ field: `payouts/${i}/reason`, message: 'only for status failed' }]);
+            return { id: p.id, status: 'paid' as const, reference: p.reference };
+          }
+          if (!p.reason) throw new AppError('invalid_body', `payouts/${i}/reason: required when status is failed`, [{ field: `payouts/${i}/reason`, message: 'required when status is failed' }]);
+          return { id: p.id, status: 'failed' as const, reason: p.reason.trim() };
+        });
+        return { payouts: await settlePayouts(ctx.sql, settlements, actorOf(principal)) };
+      },
+      {
+        auth: 'payouts:write',
+        body: SettleBody,
+        response: PayoutResponses.settle,
+        detail: {
+          summary: 'Settle many payouts at once (all or nothing)',
+          description:
+            'Each pending or processing payout becomes paid (optional `reference`) or failed (`reason` required; its commissions become payable again). ' +
+            'One that is not pending or processing is a 409 naming the first such payout; an unknown id a 404; then nothing changes.',
+        },
       },
     )
     .post(

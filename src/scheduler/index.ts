@@ -4,6 +4,7 @@ import { Cron } from 'croner';
 import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
 import { runPayoutJob } from './payouts';
+import { PAYOUT_RAILS_CRON, runPayoutRailsJob } from './payout-rails';
 import { runStatementJob } from './statements';
 
 export type Scheduler = { stop(): Promise<void> };
@@ -24,7 +25,10 @@ export function startScheduler(ctx: AppContext): Scheduler {
     job('approval', ctx.config.approvalCron, runApprovalJob),
     job('payouts', ctx.config.payoutCron, runPayoutJob),
     job('statements', ctx.config.statementCron, (c) => runStatementJob(c)),
+    job('payout-rails', PAYOUT_RAILS_CRON, runPayoutRailsJob),
   ];
+  // payouts a crash left pending for a rail are handed over again at once
+  jobs.at(-1)!.trigger();
   ctx.log.info('scheduler started', {
     jobs: jobs.map((j) => ({ name: j.name, next: j.nextRun()?.toISOString() ?? null })),
   });

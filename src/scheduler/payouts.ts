@@ -5,7 +5,7 @@ import { runPayouts } from '../workflows/run-payouts';
 
 /** One run of the job; answers how many payouts it created (0 when another replica holds the lock). */
 export async function runPayoutJob(ctx: AppContext): Promise<number> {
-  const created = await runPayouts(ctx, { actor: 'job:payout', provider: ctx.payoutProvider });
+  const created = await runPayouts(ctx, { actor: 'job:payout' });
   if (created === null) {
     ctx.log.debug('payout job skipped: running elsewhere');
     return 0;

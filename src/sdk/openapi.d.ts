@@ -352,6 +352,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partners/{id}/payout-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a partner is paid
+         * @description The email is masked for anyone but the partner itself.
+         */
+        get: operations["getV1PartnersByIdPayout-method"];
+        /**
+         * Set how a partner is paid
+         * @description `{type: "paypal"|"wise", email}`, `{type: "manual"}` or `{type: "stripe"}` (answers `{onboardingUrl}`: Stripe Express onboarding). A change emails the partner (and the address the money used to go to) and holds the partner's payouts for PAYOUT_METHOD_HOLD_HOURS.
+         */
+        put: operations["putV1PartnersByIdPayout-method"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -612,6 +636,26 @@ export interface paths {
         put?: never;
         /** Record that a pending payout was paid */
         post: operations["postV1PayoutsByIdMark-paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle many payouts at once (all or nothing)
+         * @description Each pending or processing payout becomes paid (optional `reference`) or failed (`reason` required; its commissions become payable again). One that is not pending or processing is a 409 naming the first such payout; an unknown id a 404; then nothing changes.
+         */
+        post: operations["postV1PayoutsSettle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1294,6 +1338,46 @@ export interface webhooks {
          * @description A payout batch is created (per partner, once per payout run). Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).
          */
         post: operations["event.payout.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.paid
+         * @description A payout is paid: its rail confirmed it (a Stripe transfer, a PayPal item) or it was settled as paid (mark-paid, bulk settle). Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).
+         */
+        post: operations["event.payout.paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.failed
+         * @description A payout failed: its rail refused it or reported it failed, or it was settled as failed (mark-failed, bulk settle); its commissions are payable again. Delivered with a 10 s timeout; any answer but 2xx is a failure, logged and retried by hand (or on a schedule with WEBHOOK_AUTO_RETRY).
+         */
+        post: operations["event.payout.failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4961,6 +5045,313 @@ export interface operations {
             };
         };
     };
+    "getV1PartnersByIdPayout-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How the partner is paid; null: never chosen (paid by hand). */
+                        type: "stripe" | "paypal" | "wise" | "manual" | null;
+                        /**
+                         * @description paypal, wise: the receiving account. Masked (a***@example.com) for anyone but the partner.
+                         * @example ada@example.com
+                         */
+                        email?: string;
+                        /**
+                         * @description stripe: the Express account.
+                         * @example acct_1QabcdEFGH
+                         */
+                        stripeAccountId?: string;
+                        /** @description Whether payouts can go out this way now (stripe: the account reports payouts_enabled). */
+                        ready: boolean;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        changedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Payouts wait until then after a change (PAYOUT_METHOD_HOLD_HOURS); null: not held.
+                         */
+                        heldUntil: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "putV1PartnersByIdPayout-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description stripe answers an onboarding URL; paypal and wise need `email`.
+                     * @default stripe
+                     * @enum {string}
+                     */
+                    type: "stripe" | "paypal" | "wise" | "manual";
+                    /**
+                     * Format: email
+                     * @description paypal, wise: the receiving account.
+                     */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description type stripe: Stripe's Express onboarding for the partner; it comes back to /portal/payouts/stripe/return (or /refresh when the link expired). */
+                        onboardingUrl?: string;
+                        /** @description How the partner is paid; null: never chosen (paid by hand). */
+                        type: "stripe" | "paypal" | "wise" | "manual" | null;
+                        /**
+                         * @description paypal, wise: the receiving account. Masked (a***@example.com) for anyone but the partner.
+                         * @example ada@example.com
+                         */
+                        email?: string;
+                        /**
+                         * @description stripe: the Express account.
+                         * @example acct_1QabcdEFGH
+                         */
+                        stripeAccountId?: string;
+                        /** @description Whether payouts can go out this way now (stripe: the account reports payouts_enabled). */
+                        ready: boolean;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        changedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Payouts wait until then after a change (PAYOUT_METHOD_HOLD_HOURS); null: not held.
+                         */
+                        heldUntil: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
     "getV1Api-keys": {
         parameters: {
             query?: {
@@ -6867,17 +7258,27 @@ export interface operations {
                             commissionCount: number;
                             clawbackCount: number;
                             /** @enum {string} */
-                            status: "pending" | "paid" | "failed";
-                            /** @description How it is paid: manual, or a billing plugin (stripe). */
-                            provider: string;
-                            /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            /**
+                             * @description The rail that pays it, from the partner's payout method when it was made.
+                             * @enum {string}
+                             */
+                            provider: "stripe" | "paypal" | "wise" | "manual";
+                            /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                             providerReference: string | null;
                             failureReason: string | null;
+                            /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                            providerAnswer: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When a rail took it (status processing); null when it never did.
+                             */
+                            processingAt: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
@@ -6988,7 +7389,7 @@ export interface operations {
         parameters: {
             query?: {
                 partnerId?: string;
-                status?: "pending" | "paid" | "failed";
+                status?: "pending" | "processing" | "paid" | "failed";
                 currency?: string;
                 limit?: string;
                 cursor?: string;
@@ -7033,17 +7434,27 @@ export interface operations {
                             commissionCount: number;
                             clawbackCount: number;
                             /** @enum {string} */
-                            status: "pending" | "paid" | "failed";
-                            /** @description How it is paid: manual, or a billing plugin (stripe). */
-                            provider: string;
-                            /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            /**
+                             * @description The rail that pays it, from the partner's payout method when it was made.
+                             * @enum {string}
+                             */
+                            provider: "stripe" | "paypal" | "wise" | "manual";
+                            /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                             providerReference: string | null;
                             failureReason: string | null;
+                            /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                            providerAnswer: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When a rail took it (status processing); null when it never did.
+                             */
+                            processingAt: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-01-31T09:30:00.000Z
@@ -7126,8 +7537,9 @@ export interface operations {
         parameters: {
             query?: {
                 partnerId?: string;
-                status?: "pending" | "paid" | "failed";
+                status?: "pending" | "processing" | "paid" | "failed";
                 currency?: string;
+                format?: "wise" | "paypal";
             };
             header?: never;
             path?: never;
@@ -7135,7 +7547,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One row per payout, newest first, after a header row: payout_id, partner_id, partner_name, partner_email, billing_connect_account_id, currency, amount, commissions_amount, clawbacks_amount, commission_count, status, created_at, paid_at. Amounts in major units; CRLF line ends. */
+            /** @description One row per payout, newest first, after a header row: payout_id, partner_id, partner_name, partner_email, billing_connect_account_id, currency, amount, commissions_amount, clawbacks_amount, commission_count, status, created_at, paid_at. Amounts in major units; CRLF line ends. With format=wise, Wise's batch payment file (name, recipientEmail, paymentReference, receiverType, amountCurrency, amount, sourceCurrency, targetCurrency); with format=paypal, PayPal's payouts upload file (recipient, amount, currency, reference_id, note, wallet): the rail's pending payouts, oldest first, the payout id as the payment reference. */
             200: {
                 headers: {
                     /** @description attachment; filename="payouts.csv" */
@@ -7253,17 +7665,27 @@ export interface operations {
                         commissionCount: number;
                         clawbackCount: number;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "failed";
-                        /** @description How it is paid: manual, or a billing plugin (stripe). */
-                        provider: string;
-                        /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                        status: "pending" | "processing" | "paid" | "failed";
+                        /**
+                         * @description The rail that pays it, from the partner's payout method when it was made.
+                         * @enum {string}
+                         */
+                        provider: "stripe" | "paypal" | "wise" | "manual";
+                        /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                         providerReference: string | null;
                         failureReason: string | null;
+                        /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                        providerAnswer: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When a rail took it (status processing); null when it never did.
+                         */
+                        processingAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -7447,17 +7869,27 @@ export interface operations {
                         commissionCount: number;
                         clawbackCount: number;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "failed";
-                        /** @description How it is paid: manual, or a billing plugin (stripe). */
-                        provider: string;
-                        /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                        status: "pending" | "processing" | "paid" | "failed";
+                        /**
+                         * @description The rail that pays it, from the partner's payout method when it was made.
+                         * @enum {string}
+                         */
+                        provider: "stripe" | "paypal" | "wise" | "manual";
+                        /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                         providerReference: string | null;
                         failureReason: string | null;
+                        /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                        providerAnswer: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When a rail took it (status processing); null when it never did.
+                         */
+                        processingAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -7468,6 +7900,209 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1PayoutsSettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    payouts: {
+                        id: string;
+                        /**
+                         * @default paid
+                         * @enum {string}
+                         */
+                        status: "paid" | "failed";
+                        /** @description paid: the transfer at the provider, e.g. the Wise or PayPal transaction id. */
+                        reference?: string;
+                        /** @description failed: why (required). */
+                        reason?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The payouts settled, in the order given. */
+                        payouts: {
+                            /** @example pay_01jd8x0000000000000000000a */
+                            id: string;
+                            partnerId: string;
+                            /**
+                             * @description ISO 4217 code.
+                             * @example USD
+                             */
+                            currency: string;
+                            /**
+                             * @description Decimal string in major units, e.g. "12.50".
+                             * @example 12.50
+                             */
+                            amount: string;
+                            /**
+                             * @description Decimal string in major units, e.g. "12.50".
+                             * @example 12.50
+                             */
+                            commissionsAmount: string;
+                            /**
+                             * @description Decimal string in major units, e.g. "12.50".
+                             * @example 12.50
+                             */
+                            clawbacksAmount: string;
+                            commissionCount: number;
+                            clawbackCount: number;
+                            /** @enum {string} */
+                            status: "pending" | "processing" | "paid" | "failed";
+                            /**
+                             * @description The rail that pays it, from the partner's payout method when it was made.
+                             * @enum {string}
+                             */
+                            provider: "stripe" | "paypal" | "wise" | "manual";
+                            /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
+                            providerReference: string | null;
+                            failureReason: string | null;
+                            /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                            providerAnswer: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When a rail took it (status processing); null when it never did.
+                             */
+                            processingAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            paidAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            failedAt: string | null;
+                        }[];
                     };
                 };
             };
@@ -7628,17 +8263,27 @@ export interface operations {
                         commissionCount: number;
                         clawbackCount: number;
                         /** @enum {string} */
-                        status: "pending" | "paid" | "failed";
-                        /** @description How it is paid: manual, or a billing plugin (stripe). */
-                        provider: string;
-                        /** @description The transfer id at the provider, or the reference given to mark-paid. */
+                        status: "pending" | "processing" | "paid" | "failed";
+                        /**
+                         * @description The rail that pays it, from the partner's payout method when it was made.
+                         * @enum {string}
+                         */
+                        provider: "stripe" | "paypal" | "wise" | "manual";
+                        /** @description The rail's reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand. */
                         providerReference: string | null;
                         failureReason: string | null;
+                        /** @description The rail's last word on it, in the rail's own terms (an error, a PayPal item status). */
+                        providerAnswer: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When a rail took it (status processing); null when it never did.
+                         */
+                        processingAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -13809,6 +14454,147 @@ export interface operations {
                          */
                         currency: string;
                         commissionCount: string | number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.payout.paid": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "x-service-event": string;
+                /** @description Delivery id (the envelope id): dedupe on it. */
+                "x-service-delivery": string;
+                /** @description Unix time in seconds; refuse it more than 300 s from your clock. */
+                "x-service-timestamp": string;
+                /** @description Lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the endpoint secret (UTF-8). */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the message id (same as x-service-delivery). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time in seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_<id>: the same for every delivery of this event (dedupe on it). */
+                    id: string;
+                    /** @constant */
+                    event: "payout.paid";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with milliseconds.
+                     */
+                    created: string;
+                    data: {
+                        /** @example pay_01jd8x0000000000000000000a */
+                        payoutId: string;
+                        partnerId: string;
+                        /**
+                         * @description Decimal string in major units, e.g. "12.50".
+                         * @example 12.50
+                         */
+                        amount: string;
+                        /**
+                         * @description ISO 4217 code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The rail: stripe, paypal, wise or manual.
+                         * @example stripe
+                         */
+                        provider: string;
+                        providerReference: string | null;
+                        /** Format: date-time */
+                        paidAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.payout.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type. */
+                "x-service-event": string;
+                /** @description Delivery id (the envelope id): dedupe on it. */
+                "x-service-delivery": string;
+                /** @description Unix time in seconds; refuse it more than 300 s from your clock. */
+                "x-service-timestamp": string;
+                /** @description Lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the endpoint secret (UTF-8). */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the message id (same as x-service-delivery). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time in seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description evt_<id>: the same for every delivery of this event (dedupe on it). */
+                    id: string;
+                    /** @constant */
+                    event: "payout.failed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with milliseconds.
+                     */
+                    created: string;
+                    data: {
+                        /** @example pay_01jd8x0000000000000000000a */
+                        payoutId: string;
+                        partnerId: string;
+                        /**
+                         * @description Decimal string in major units, e.g. "12.50".
+                         * @example 12.50
+                         */
+                        amount: string;
+                        /**
+                         * @description ISO 4217 code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The rail: stripe, paypal, wise or manual.
+                         * @example paypal
+                         */
+                        provider: string;
+                        /** @description Why, in the rail's words or the operator's. */
+                        reason: string;
+                        /** Format: date-time */
+                        failedAt: string;
                     };
                 };
             };

@@ -12,6 +12,7 @@ import { embedRoutes } from './embed';
 import { adminKit } from './admin/kit';
 import { adminResourceRoutes } from './admin/resources';
 import { portalResourceRoutes } from './portal/resources';
+import { payoutMethodPortalRoutes } from './portal/payout-method';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -55,6 +56,7 @@ export function webRoutes(ctx: AppContext) {
     .use(unsubscribeRoutes(ctx))
     .use(notificationRoutes(ctx))
     .use(embedRoutes(ctx))
+    .use(payoutMethodPortalRoutes(ctx))
     .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(portalResourceRoutes(ctx))

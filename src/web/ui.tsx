@@ -97,6 +97,8 @@ export function payoutBadge(p: { status: string; paidAt?: string | null; failure
   switch (p.status) {
     case 'pending':
       return { tone: 'amber', label: 'Pending', title: 'Pending: being sent, or waiting to be marked paid' };
+    case 'processing':
+      return { tone: 'amber', label: 'Processing', title: 'Processing: the rail took it and has not answered yet' };
     case 'paid':
       return { tone: 'green', label: 'Paid', title: p.paidAt ? `Paid on ${day(p.paidAt)}` : 'Paid' };
     case 'failed':

@@ -10,6 +10,7 @@ import type { ProviderEventReceived } from '../modules/billing/model';
 import { apportion, formatMinor, fraction, roundHalfEven, type Fraction } from '../lib/money';
 import { reduceCommissionIn, reverseCommissionIn } from '../modules/commissions/lifecycle';
 import type { RecordedEvent } from '../modules/events/intake';
+import { setAccountReady } from '../modules/payouts/methods';
 import { recordEvents } from './record-events';
 
 type Conversion = Extract<BillingAction, { kind: 'conversion' }>;
@@ -36,6 +37,11 @@ export async function ingestProviderEvent(ctx: AppContext, plugin: BillingPlugin
         case 'reversal':
           lines.push(await reverse(ctx, tx, plugin.name, event.id, action));
           break;
+        case 'payout-account': {
+          const partners = await setAccountReady(tx, action.accountId, action.payoutsEnabled);
+          lines.push(`payout account ${action.accountId} ${action.payoutsEnabled ? 'ready' : 'not ready'} (${partners.length} partner)`);
+          break;
+        }
       }
     }
     return lines;

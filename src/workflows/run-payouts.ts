@@ -2,7 +2,7 @@
 // reaches MIN_PAYOUT, one payout. Set-based SQL, one transaction per batch of partners (commissions
 // paid, clawbacks netted, payouts created, webhook envelopes), under an advisory lock so replicas
 // never run it twice at once. Called by POST /v1/payouts/run, the admin page and the payout job.
-import type { PayoutOutcome, PayoutProvider } from '../../plugins/billing';
+import type { PayoutRails } from '../../plugins/payouts';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { LOCKS, withAdvisoryLock } from '../db/lock';
@@ -12,14 +12,17 @@ import { exponentOf } from '../lib/money';
 import { notifyAdminsOfPayoutRun } from '../mail/notify';
 import { TRANSITIONS } from '../modules/commissions/lifecycle';
 import { isDue, payableGroups } from '../modules/payouts/due';
-import { markPayoutFailed, markPayoutPaid, PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutView } from '../modules/payouts/service';
+import { routesOf } from '../modules/payouts/routing';
+import { PAYOUT_COLUMNS, payoutView, readPayouts, type PayoutRow, type PayoutView } from '../modules/payouts/service';
 import { idBase } from '../modules/webhooks/bulk-events';
 import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../modules/webhooks/outbox';
+import { handOverPending } from './hand-over-payouts';
 
 export type RunOptions = {
   /** Who started it: 'job:payout' for the schedule, the caller's actor for the API. */
   actor: string;
-  provider: PayoutProvider;
+  /** The rails that pay (ctx.payoutProvider unless given). */
+  provider?: PayoutRails;
   /** Partners per transaction. */
   batchSize?: number;
   /** Transactions in flight at once. */
@@ -41,6 +44,7 @@ export async function runPayouts(ctx: AppContext, options: RunOptions): Promise<
  */
 export async function payEligiblePartners(ctx: AppContext, options: RunOptions): Promise<PayoutView[]> {
   const { sql, log } = ctx;
+  const rails = options.provider ?? ctx.payoutProvider;
   const batchSize = options.batchSize ?? 1000;
   const created: PayoutView[] = [];
   // Partners are handed out in id order, `batchSize` at a time, to `workers` concurrent transactions;
@@ -68,8 +72,8 @@ export async function payEligiblePartners(ctx: AppContext, options: RunOptions):
       for (;;) {
         const partnerIds = await nextBatch();
         if (partnerIds.length === 0) return;
-        const batch = await sql.begin((tx) => payBatch(tx, { partnerIds, minPayout: ctx.config.minPayout, ...options }));
-        for (const payout of batch) created.push(await handOver(ctx, options.provider, payout));
+        const batch = await sql.begin((tx) => payBatch(tx, { partnerIds, minPayout: ctx.config.minPayout, actor: options.actor, stripe: rails.stripe !== null }));
+        created.push(...batch);
       }
     } catch (error) {
       exhausted = true; // the other workers finish their batch and stop
@@ -83,6 +87,17 @@ export async function payEligiblePartners(ctx: AppContext, options: RunOptions):
     log.error('payout run stopped; committed batches stand, the rest waits for the next run', { paid: created.length });
     throw failure.reason;
   }
+  // every batch committed: hand the run's payouts to their rails (PayPal in batches of the whole run)
+  const answered = await handOverPending(ctx, rails, created.map((p) => p.id)).then(
+    () => readPayouts(sql, created.map((p) => p.id)),
+    (error) => {
+      // the payouts stay pending and are handed over again (at start, by the rails job)
+      log.error('payout hand-over stopped; the rest is handed over again later', { error });
+      return created;
+    },
+  );
+  created.length = 0;
+  created.push(...answered);
   if (created.length > 0) log.info('payout run', { payouts: created.length, actor: options.actor });
   // after the batches committed: a summary lost to a crash here is the price of not holding them open
   await notifyAdminsOfPayoutRun(sql, created).catch((error) => log.error('payout run summary email failed', { error }));
@@ -92,10 +107,16 @@ export async function payEligiblePartners(ctx: AppContext, options: RunOptions):
 /** Pays what is due for these partners, in one transaction. Answers the payouts it created. */
 async function payBatch(
   tx: Tx,
-  input: { partnerIds: string[]; minPayout: string; actor: string; provider: PayoutProvider },
+  input: { partnerIds: string[]; minPayout: string; actor: string; stripe: boolean },
 ): Promise<PayoutView[]> {
-  const due = (await payableGroups(tx, { partnerIds: input.partnerIds, lock: true })).filter((g) => isDue(g, input.minPayout));
+  // a partner whose payout method holds their money (a recent change, an account not ready) is left
+  // for a later run: their commissions stay approved and unlocked
+  const routes = await routesOf(tx, input.partnerIds, { stripe: input.stripe });
+  const routed = input.partnerIds.filter((id) => { const r = routes.get(id); return r !== undefined && 'rail' in r; });
+  if (routed.length === 0) return [];
+  const due = (await payableGroups(tx, { partnerIds: routed, lock: true })).filter((g) => isDue(g, input.minPayout));
   if (due.length === 0) return [];
+  const railOf = (partnerId: string) => routes.get(partnerId) as { rail: string; destination: string | null };
 
   // the batch's rows pass through several CTEs: keep them in memory rather than temp files
   await tx`set local work_mem = '64MB'`;
@@ -104,14 +125,15 @@ async function payBatch(
   const deliveries = idBase();
   const rows = await tx<(PayoutRow & { delivery_count: number })[]>`
     with groups as (
-      select payout_id, partner_id, currency, exp from unnest(
+      select payout_id, partner_id, currency, exp, rail, destination from unnest(
         ${payoutIds}::text[], ${due.map((g) => g.partnerId)}::text[], ${due.map((g) => g.currency)}::text[],
-        ${due.map((g) => exponentOf(g.currency))}::int[]
-      ) as g(payout_id, partner_id, currency, exp)
+        ${due.map((g) => exponentOf(g.currency))}::int[], ${due.map((g) => railOf(g.partnerId).rail)}::text[],
+        ${due.map((g) => railOf(g.partnerId).destination)}::text[]
+      ) as g(payout_id, partner_id, currency, exp, rail, destination)
     ), paid as (
       update commissions c set status = ${TRANSITIONS.pay.to}, payout_id = g.payout_id, paid_at = now()
       from groups g
-      where c.partner_id = any(${input.partnerIds}::text[])
+      where c.partner_id = any(${routed}::text[])
         and c.status = any(${TRANSITIONS.pay.from as unknown as string[]}::text[])
         and c.partner_id = g.partner_id and c.currency = g.currency
       returning c.id, c.partner_id, c.currency, c.amount, g.payout_id, g.exp
@@ -122,7 +144,7 @@ async function payBatch(
         and k.partner_id = g.partner_id and k.currency = g.currency and k.status = 'open'
       returning k.amount, g.payout_id
     ), totals as (
-      select g.payout_id, g.partner_id, g.currency, g.exp,
+      select g.payout_id, g.partner_id, g.currency, g.exp, g.rail, g.destination,
         coalesce(p.gross, 0)::bigint as gross, coalesce(p.n, 0)::int as n,
         coalesce(k.claw, 0)::bigint as claw, coalesce(k.m, 0)::int as m
       from groups g
@@ -130,8 +152,8 @@ async function payBatch(
       left join (select payout_id, sum(amount) as claw, count(*) as m from netted group by payout_id) k using (payout_id)
     ), created as (
       insert into payouts (id, partner_id, currency, amount, commissions_amount, clawbacks_amount,
-                           commission_count, clawback_count, provider, created_by)
-      select payout_id, partner_id, currency, gross - claw, gross, claw, n, m, ${input.provider.name}, ${input.actor}
+                           commission_count, clawback_count, provider, destination, created_by)
+      select payout_id, partner_id, currency, gross - claw, gross, claw, n, m, rail, destination, ${input.actor}
       from totals
       returning ${tx([...PAYOUT_COLUMNS])}
     ), transitions as (
@@ -157,29 +179,6 @@ async function payBatch(
     select ${tx(PAYOUT_COLUMNS.map((c) => `c.${c}`))}, (select count(*) from delivered)::int as delivery_count from created c order by c.id`;
   if (rows.length > 0 && rows[0]!.delivery_count > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // first envelope: a payout.created
   return rows.map(payoutView);
-}
-
-/** Gives a committed payout to the provider and records what it answered. */
-async function handOver(ctx: AppContext, provider: PayoutProvider, payout: PayoutView): Promise<PayoutView> {
-  let outcome: PayoutOutcome;
-  try {
-    outcome = await provider.send(payout);
-  } catch (error) {
-    // the payout stays pending: the provider (or an operator) settles it later
-    ctx.log.error('payout provider failed to start a payout', { payoutId: payout.id, provider: provider.name, error });
-    return payout;
-  }
-  const actor = `provider:${provider.name}`;
-  switch (outcome.status) {
-    case 'pending':
-      if (!outcome.reference) return payout;
-      await ctx.sql`update payouts set provider_reference = ${outcome.reference} where id = ${payout.id}`;
-      return { ...payout, providerReference: outcome.reference };
-    case 'paid':
-      return markPayoutPaid(ctx.sql, { id: payout.id, actor, reference: outcome.reference });
-    case 'failed':
-      return markPayoutFailed(ctx.sql, { id: payout.id, actor, reason: outcome.reason });
-  }
 }
 
 export function throwIfLocked(result: PayoutView[] | null): PayoutView[] {

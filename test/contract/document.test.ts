@@ -59,7 +59,7 @@ describe('what the document says', () => {
   test('the webhooks section has every event with the delivery headers', () => {
     const webhooks = (doc as any).webhooks as Record<string, any>;
     expect(Object.keys(webhooks).sort()).toEqual(
-      ['attribution.created', 'commission.accrued', 'commission.approved', 'commission.paid', 'commission.reversed', 'partner.activated', 'partner.created', 'partnership.approved', 'payout.created', 'webhook.test'].sort(),
+      ['attribution.created', 'commission.accrued', 'commission.approved', 'commission.paid', 'commission.reversed', 'partner.activated', 'partner.created', 'partnership.approved', 'payout.created', 'payout.paid', 'payout.failed', 'webhook.test'].sort(),
     );
     const accrued = webhooks['commission.accrued'].post;
     expect(accrued.parameters.map((p: { name: string }) => p.name)).toEqual([

@@ -1,7 +1,6 @@
 // A batch that fails mid-run rolls back whole: no half-paid payout, committed batches stand, the
 // lock is released and the next run pays the rest.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { manualProvider } from '../../src/modules/payouts/provider';
 import { runPayouts } from '../../src/workflows/run-payouts';
 import { startService, type TestService } from '../support/service';
 import { insertCampaign, insertCommission, insertPartner } from '../support/lifecycle-fixtures';
@@ -30,7 +29,7 @@ test('a failing batch leaves its partners untouched and the next run pays them',
     end $$;
     create trigger refuse_payout before insert on payouts for each row execute function refuse_payout();`);
 
-  await expect(runPayouts(svc.ctx, { actor: 'job:payout', provider: manualProvider, batchSize: 2, workers: 1 })).rejects.toThrow('disk on fire');
+  await expect(runPayouts(svc.ctx, { actor: 'job:payout', batchSize: 2, workers: 1 })).rejects.toThrow('disk on fire');
 
   const state = async () =>
     (await svc.sql`
@@ -48,7 +47,7 @@ test('a failing batch leaves its partners untouched and the next run pays them',
   expect({ ...orphans }).toEqual({ payouts: 0, transitions: 6, paid_events: 6 });
 
   await svc.sql.unsafe('drop trigger refuse_payout on payouts');
-  const made = await runPayouts(svc.ctx, { actor: 'job:payout', provider: manualProvider, batchSize: 2 });
+  const made = await runPayouts(svc.ctx, { actor: 'job:payout', batchSize: 2 });
   expect(made!.map((p) => p.partnerId).sort()).toEqual(partners.slice(2));
   expect((await state()).every((s) => s.paid === 3 && s.payouts === 1)).toBe(true);
 });

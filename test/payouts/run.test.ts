@@ -202,8 +202,7 @@ describe('a payout run', () => {
       await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 6000 + i, status: 'approved' });
     }
     const { runPayouts } = await import('../../src/workflows/run-payouts');
-    const { manualProvider } = await import('../../src/modules/payouts/provider');
-    const made = await runPayouts(svc.ctx, { actor: 'job:payout', provider: manualProvider, batchSize: 5 });
+    const made = await runPayouts(svc.ctx, { actor: 'job:payout', batchSize: 5 });
     expect(made!.map((p) => p.partnerId).sort()).toEqual([...partners].sort());
     const [tr] = await svc.sql`select count(*)::int as n from commission_transitions where actor = 'job:payout' and to_status = 'paid'`;
     expect(tr!.n).toBe(12);
@@ -213,14 +212,13 @@ describe('a payout run', () => {
 describe('without the advisory lock', () => {
   test('two runs at once still pay each commission once', async () => {
     const { payEligiblePartners } = await import('../../src/workflows/run-payouts');
-    const { manualProvider } = await import('../../src/modules/payouts/provider');
     const partners: string[] = [];
     for (let i = 0; i < 8; i++) {
       const partnerId = await insertPartner(svc.sql);
       partners.push(partnerId);
       for (let j = 0; j < 5; j++) await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 2000, status: 'approved' });
     }
-    const options = { actor: 'job:payout', provider: manualProvider, batchSize: 3, workers: 2 };
+    const options = { actor: 'job:payout', batchSize: 3, workers: 2 };
     const [a, b] = await Promise.all([payEligiblePartners(svc.ctx, options), payEligiblePartners(svc.ctx, options)]);
     const made = [...a, ...b].filter((p) => partners.includes(p.partnerId));
     expect(made.map((p) => p.partnerId).sort()).toEqual([...partners].sort());

@@ -1,7 +1,5 @@
-// Settling payouts (mark-paid, mark-failed, providers), listing, and the CSV export.
+// Settling payouts (mark-paid, mark-failed), listing, and the CSV export. Rails: test/payouts/rails/.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { PayoutProvider } from '../../plugins/billing';
-import { runPayouts } from '../../src/workflows/run-payouts';
 import { startService, type TestService } from '../support/service';
 import { clawbacksOf, commissionRow, eventsFor, insertCampaign, insertCommission, insertPartner, transitionsOf } from '../support/lifecycle-fixtures';
 
@@ -86,39 +84,6 @@ describe('a failed payout', () => {
     expect(second.id).not.toBe(first.id);
     expect(await commissionRow(svc.sql, a)).toMatchObject({ status: 'paid', payout_id: second.id });
     expect((await eventsFor(svc.sql, 'commission.paid', a)).map((e) => e.data.payoutId)).toEqual([first.id, second.id]);
-  });
-});
-
-describe('a payout provider', () => {
-  const provider = (name: string, outcome: Awaited<ReturnType<PayoutProvider['send']>>): PayoutProvider => ({
-    name,
-    send: async () => outcome,
-  });
-
-  test('that settles at once marks the payout paid', async () => {
-    const partnerId = await insertPartner(svc.sql);
-    await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 100, status: 'approved' });
-    const made = await runPayouts(svc.ctx, { actor: 'job:payout', provider: provider('instant', { status: 'paid', reference: 'tr_1' }) });
-    const mine = made!.find((p) => p.partnerId === partnerId)!;
-    expect(mine).toMatchObject({ status: 'paid', provider: 'instant', providerReference: 'tr_1' });
-    const [row] = await svc.sql`select status, settled_by from payouts where id = ${mine.id}`;
-    expect({ ...row }).toEqual({ status: 'paid', settled_by: 'provider:instant' });
-  });
-
-  test('that fails leaves the commissions payable again', async () => {
-    const partnerId = await insertPartner(svc.sql);
-    const id = await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 100, status: 'approved' });
-    const made = await runPayouts(svc.ctx, { actor: 'job:payout', provider: provider('broken', { status: 'failed', reason: 'no account' }) });
-    expect(made!.find((p) => p.partnerId === partnerId)).toMatchObject({ status: 'failed', failureReason: 'no account' });
-    expect(await commissionRow(svc.sql, id)).toMatchObject({ status: 'approved', payout_id: null });
-  });
-
-  test('that throws leaves the payout pending', async () => {
-    const partnerId = await insertPartner(svc.sql);
-    await insertCommission(svc.sql, { partnerId, campaignId: usd, amount: 100, status: 'approved' });
-    const throwing: PayoutProvider = { name: 'flaky', send: async () => { throw new Error('network down'); } };
-    const made = await runPayouts(svc.ctx, { actor: 'job:payout', provider: throwing });
-    expect(made!.find((p) => p.partnerId === partnerId)).toMatchObject({ status: 'pending', provider: 'flaky' });
   });
 });
 

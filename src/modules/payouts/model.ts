@@ -1,8 +1,9 @@
 // Request and response schemas of the payout routes (the CSV export is documented by hand).
 import { t } from 'elysia';
 import { ErrorResponse, errors, listOf, PageQuery, QueryEnum, Timestamp } from '../../lib/http';
+import { PAYPAL_COLUMNS, UPLOAD_FORMATS, WISE_COLUMNS } from './uploads';
 
-export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
+export const PAYOUT_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;
 
 export const PayoutParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
@@ -13,7 +14,25 @@ const FilterQuery = {
 };
 
 export const ListPayoutsQuery = t.Object({ ...FilterQuery, ...PageQuery });
-export const CsvQuery = t.Object(FilterQuery);
+export const CsvQuery = t.Object({
+  ...FilterQuery,
+  format: QueryEnum(UPLOAD_FORMATS, {
+    description: "`wise`: Wise's batch payment file, `paypal`: PayPal's payouts upload file, each of that rail's pending payouts (status is then ignored); unset: the export of every payout.",
+  }),
+});
+
+/** POST /v1/payouts/settle: 1-1,000 payouts settled at once, all or nothing. */
+export const SettleBody = t.Object({
+  payouts: t.Array(
+    t.Object({
+      id: t.String({ maxLength: 64 }),
+      status: t.UnionEnum(['paid', 'failed']),
+      reference: t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'paid: the transfer at the provider, e.g. the Wise or PayPal transaction id.' })),
+      reason: t.Optional(t.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'failed: why (required).' })),
+    }),
+    { minItems: 1, maxItems: 1000 },
+  ),
+});
 
 export const FailBody = t.Object({ reason: t.String({ minLength: 1, maxLength: 500, pattern: '\\S' }) });
 export const PaidBody = t.Optional(t.Object({ reference: t.Optional(t.String({ minLength: 1, maxLength: 255 })) }));
@@ -34,10 +53,14 @@ export const PayoutRecord = t.Object({
   commissionCount: Count,
   clawbackCount: Count,
   status: t.UnionEnum(PAYOUT_STATUSES),
-  provider: t.String({ description: 'How it is paid: manual, or a billing plugin (stripe).' }),
-  providerReference: t.Nullable(t.String({ description: 'The transfer id at the provider, or the reference given to mark-paid.' })),
+  provider: t.UnionEnum(['stripe', 'paypal', 'wise', 'manual'], { description: "The rail that pays it, from the partner's payout method when it was made." }),
+  providerReference: t.Nullable(
+    t.String({ description: 'The rail\'s reference: a Stripe transfer id, a PayPal batch id, or the reference given when it was settled by hand.' }),
+  ),
   failureReason: t.Nullable(t.String()),
+  providerAnswer: t.Nullable(t.String({ description: "The rail's last word on it, in the rail's own terms (an error, a PayPal item status)." })),
   createdAt: Timestamp,
+  processingAt: t.Nullable(t.String({ format: 'date-time', description: 'When a rail took it (status processing); null when it never did.' })),
   paidAt: t.Nullable(Timestamp),
   failedAt: t.Nullable(Timestamp),
 });
@@ -86,7 +109,10 @@ export const CSV_COLUMNS = [
  */
 export const CsvAnswer = {
   200: {
-    description: `One row per payout, newest first, after a header row: ${CSV_COLUMNS.join(', ')}. Amounts in major units; CRLF line ends.`,
+    description:
+      `One row per payout, newest first, after a header row: ${CSV_COLUMNS.join(', ')}. Amounts in major units; CRLF line ends. ` +
+      `With format=wise, Wise's batch payment file (${WISE_COLUMNS.join(', ')}); with format=paypal, PayPal's payouts upload file ` +
+      `(${PAYPAL_COLUMNS.join(', ')}): the rail's pending payouts, oldest first, the payout id as the payment reference.`,
     content: { 'text/csv': { schema: { type: 'string' as const }, example: `${CSV_COLUMNS.join(',')}\r\n` } },
     headers: { 'content-disposition': { description: 'attachment; filename="payouts.csv"', schema: { type: 'string' as const } } },
   },
@@ -101,4 +127,5 @@ export const PayoutResponses = {
   get: { 200: PayoutDetail, ...errors(400, 401, 403, 404) },
   markPaid: { 200: PayoutRecord, ...errors(400, 401, 403, 404, 409, 413) },
   markFailed: { 200: PayoutRecord, ...errors(400, 401, 403, 404, 409, 413) },
+  settle: { 200: t.Object({ payouts: t.Array(PayoutRecord, { description: 'The payouts settled, in the order given.' }) }), ...errors(400, 401, 403, 404, 409, 413) },
 };

@@ -3,6 +3,9 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../../db';
 import { isDue, payableGroups } from '../payouts/due';
+import { byRail, splitHeld, type HeldLine } from '../payouts/preview';
+import type { RailsOn } from '../payouts/routing';
+import type { RailName } from '../../../plugins/payouts';
 import { PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutStatus, type PayoutView } from '../payouts/service';
 import { commissionList, commissionsByIds, listedCommission, type CommissionListed, type CommissionListRow } from './commission-list';
 import { direction, totalsOf, type CurrencyTotal, type Dir, type SORTS } from './money-shared';
@@ -60,6 +63,8 @@ export type PreviewLine = {
   claw: bigint;
   commissionCount: number;
   clawbackCount: number;
+  /** The rail that pays it (the partner's payout method). */
+  rail: RailName;
 };
 
 export type RunPreview = {
@@ -73,6 +78,10 @@ export type RunPreview = {
   totals: CurrencyTotal[];
   /** Approved but below the minimum (or netted to nothing): left for a later run. */
   belowMinimum: { partners: number; totals: CurrencyTotal[] };
+  /** Net per rail and currency (count = payouts). */
+  byRail: (CurrencyTotal & { rail: RailName })[];
+  /** Owed and due, but held by the partner's payout method (a recent change, an account not ready): left approved. */
+  held: HeldLine[];
 };
 
 /**
@@ -80,10 +89,11 @@ export type RunPreview = {
  * without locking anything. The run itself may differ only by what changes in between (a commission
  * approved or reversed meanwhile), which the confirm step checks with `fingerprint`.
  */
-export async function previewRun(sql: Sql, minPayout: string): Promise<RunPreview> {
+export async function previewRun(sql: Sql, minPayout: string, on: RailsOn = { stripe: false }): Promise<RunPreview> {
   const cutoff = new Date();
   const groups = await payableGroups(sql, {});
-  const due = groups.filter((g) => isDue(g, minPayout));
+  const { routes, held } = await splitHeld(sql, groups.filter((g) => isDue(g, minPayout)), on);
+  const due = groups.filter((g) => isDue(g, minPayout) && routes.has(g.partnerId));
   const short = groups.filter((g) => !isDue(g, minPayout));
   const names = new Map(
     (await sql<{ id: string; name: string }[]>`select id, name from partners where id = any(${due.map((g) => g.partnerId)}::text[])`).map((r) => [r.id, r.name]),
@@ -98,6 +108,7 @@ export async function previewRun(sql: Sql, minPayout: string): Promise<RunPrevie
       claw: g.claw,
       commissionCount: g.commissionCount,
       clawbackCount: g.clawbackCount,
+      rail: routes.get(g.partnerId)!,
     }))
     .sort((a, b) => (a.amount === b.amount ? a.partnerName.localeCompare(b.partnerName) : a.amount > b.amount ? -1 : 1));
   return {
@@ -111,6 +122,8 @@ export async function previewRun(sql: Sql, minPayout: string): Promise<RunPrevie
       partners: new Set(short.map((g) => g.partnerId)).size,
       totals: totalsOf(short.map((g) => ({ currency: g.currency, amount: g.gross - g.claw }))),
     },
+    byRail: byRail(lines),
+    held,
   };
 }
 

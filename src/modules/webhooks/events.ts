@@ -12,6 +12,8 @@ export const EVENT_TYPES = [
   'partner.activated',
   'partnership.approved',
   'payout.created',
+  'payout.paid',
+  'payout.failed',
   'webhook.test',
 ] as const;
 
@@ -28,6 +30,8 @@ export const EVENT_FIRES_WHEN: Record<EventType, string> = {
   'partner.activated': 'An invited partner uses the magic link.',
   'partnership.approved': "A network creator's partnership request is approved and the local partner is provisioned by federation.",
   'payout.created': 'A payout batch is created (per partner, once per payout run).',
+  'payout.paid': 'A payout is paid: its rail confirmed it (a Stripe transfer, a PayPal item) or it was settled as paid (mark-paid, bulk settle).',
+  'payout.failed': 'A payout failed: its rail refused it or reported it failed, or it was settled as failed (mark-failed, bulk settle); its commissions are payable again.',
   'webhook.test': 'Sent only by the test call.',
 };
 
@@ -107,6 +111,24 @@ export const EVENT_DATA = {
     amount: Amount,
     currency: Currency,
     commissionCount: t.Integer({ minimum: 0 }),
+  }),
+  'payout.paid': t.Object({
+    payoutId: Id('pay_01jd8x0000000000000000000a'),
+    partnerId: t.String(),
+    amount: Amount,
+    currency: Currency,
+    provider: t.String({ description: 'The rail: stripe, paypal, wise or manual.', examples: ['stripe'] }),
+    providerReference: t.Nullable(t.String({ description: 'A Stripe transfer id, a PayPal batch id, or the reference given when settled by hand.' })),
+    paidAt: Time,
+  }),
+  'payout.failed': t.Object({
+    payoutId: Id('pay_01jd8x0000000000000000000a'),
+    partnerId: t.String(),
+    amount: Amount,
+    currency: Currency,
+    provider: t.String({ description: 'The rail: stripe, paypal, wise or manual.', examples: ['paypal'] }),
+    reason: t.String({ description: "Why, in the rail's words or the operator's." }),
+    failedAt: Time,
   }),
   'webhook.test': t.Record(t.String(), t.Unknown(), { description: 'A reachability check; its content is not part of the contract.' }),
 } satisfies Record<EventType, TSchema>;

@@ -59,6 +59,8 @@ export function samplePayload<E extends EventType>(type: E, now = new Date()): E
       campaignIds: [campaignId],
     },
     'payout.created': { payoutId, partnerId, amount: '129.40', currency: 'USD', commissionCount: 13 },
+    'payout.paid': { payoutId, partnerId, amount: '129.40', currency: 'USD', provider: 'stripe', providerReference: 'tr_1QabcdEFGH', paidAt: at },
+    'payout.failed': { payoutId, partnerId, amount: '129.40', currency: 'USD', provider: 'paypal', reason: 'RECEIVER_UNREGISTERED', failedAt: at },
     'webhook.test': { message: 'This is a test delivery from Partnerd.', sentAt: at },
   };
   return samples[type] as EventPayloads[E];

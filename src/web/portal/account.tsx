@@ -17,6 +17,8 @@ import { RecruitsPage } from './rewards';
 import { recruitsOf } from '../../modules/reports/rewards';
 import { PayoutEmail, queryOf, SIGN_IN, type PortalKit } from './kit';
 import { heldCampaigns, payoutOutlook, payoutTerms } from './views';
+import { methodRow, methodView } from '../../modules/payouts/methods';
+import { methodSentence } from './payout-method';
 
 export function accountRoutes(ctx: AppContext, kit: PortalKit) {
   return new Elysia({ detail: { hide: true } })
@@ -43,12 +45,14 @@ export function accountRoutes(ctx: AppContext, kit: PortalKit) {
     .get('/portal/payouts', ({ request }) =>
       kit.partnerPage(request, async (page) => {
         const p = parsePage(queryOf(request), LIST_SIZE);
-        const [{ items, total }, outlook, campaigns] = await Promise.all([
+        const [{ items, total }, outlook, campaigns, method] = await Promise.all([
           partnerPayoutPage(ctx.sql, { partnerId: page.partner.id, offset: p.offset, limit: p.limit }),
           payoutOutlook(ctx, page.partner.id),
           heldCampaigns(ctx, page.partner.id),
+          methodRow(ctx.sql, page.partner.id),
         ]);
-        return render(<PayoutsPage page={page} payouts={items} total={total} pageNumber={p.page} outlook={outlook.outlook} payoutTerms={payoutTerms(ctx, campaigns)} />);
+        const how = methodSentence(methodView(method, true));
+        return render(<PayoutsPage page={page} payouts={items} total={total} pageNumber={p.page} outlook={outlook.outlook} payoutTerms={payoutTerms(ctx, campaigns)} method={how} />);
       }),
     )
     .get('/portal/profile', ({ request }) =>

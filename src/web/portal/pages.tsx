@@ -233,10 +233,13 @@ export function CommissionsPage(props: {
   );
 }
 
-export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; total: number; pageNumber: number; outlook: PayoutOutlook; payoutTerms: string }) {
+export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; total: number; pageNumber: number; outlook: PayoutOutlook; payoutTerms: string; method: string }) {
   return (
     <PortalLayout page={props.page} title="Payouts" current="/portal/payouts">
       <h1>Payouts</h1>
+      <p class="payout-method" id="payout-method-summary">
+        <span safe>{props.method}</span> <a href="/portal/payouts/method">Change how you are paid</a>
+      </p>
       <p class="payout-terms" safe>
         {props.payoutTerms}
       </p>

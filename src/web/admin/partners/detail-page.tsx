@@ -1,5 +1,6 @@
 // Admin partners: one partner's page (facts, performance, links, codes, customers, recruits, the
 // edit form, flags, commissions and payouts).
+import type { PayoutMethod } from '../../../modules/payouts/methods';
 import { listCommissions } from '../../../modules/commissions/service';
 import { type Partner } from '../../../modules/partners/service';
 import { type Group } from '../../../modules/groups/service';
@@ -37,6 +38,8 @@ export type DetailProps = {
   customerPage: number;
   commissions: Awaited<ReturnType<typeof listCommissions>>;
   payouts: Awaited<ReturnType<typeof listPayouts>>;
+  /** How the partner is paid (the admin sees the full email). */
+  payoutMethod: PayoutMethod;
   campaigns: Map<string, string>;
   liveCampaigns: { id: string; name: string }[];
   baseUrl: string;
@@ -207,6 +210,10 @@ function DetailHead(props: DetailProps) {
         </dd>
         <dt>Payout email</dt>
         <dd safe>{p.payoutEmail ?? 'none (the sign-in email)'}</dd>
+        <dt>Paid by</dt>
+        <dd id="payout-method" safe>
+          {methodText(props.payoutMethod)}
+        </dd>
         <dt>Billing Connect account</dt>
         <dd safe>{p.billingConnectAccountId ?? 'none'}</dd>
         <dt>Created</dt>
@@ -360,4 +367,14 @@ function EditForm(props: DetailProps) {
       </form>
     </>
   );
+}
+
+/** The partner's payout method, its readiness and hold, in a line. */
+function methodText(m: PayoutMethod): string {
+  if (!m.type) return 'Not chosen (paid by hand)';
+  const label = { stripe: 'Stripe', paypal: 'PayPal', wise: 'Wise', manual: 'By hand' }[m.type];
+  const to = m.email ?? m.stripeAccountId;
+  const ready = m.ready ? 'ready' : 'not ready (Stripe onboarding not finished)';
+  const held = m.heldUntil ? `; held until ${m.heldUntil.slice(0, 16).replace('T', ' ')} UTC (changed ${m.changedAt?.slice(0, 10)})` : '';
+  return `${label}${to ? ` (${to})` : ''}, ${ready}${held}`;
 }

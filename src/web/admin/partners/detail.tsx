@@ -1,4 +1,5 @@
 // Admin partners: one partner's page (GET /admin/partners/:id).
+import { methodRow, methodView } from '../../../modules/payouts/methods';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../../context';
 import { listCampaigns } from '../../../modules/campaigns/service';
@@ -45,6 +46,7 @@ export async function detailView(
     recruitsOf(ctx.sql, { recruiterId: partner.id, limit: RECRUITS_SHOWN }),
     partner.referredBy ? findPartner(ctx.sql, partner.referredBy) : Promise.resolve(null),
   ]);
+  const payoutMethod = methodView(await methodRow(ctx.sql, partner.id), true);
   const overrides = await overrideRecruits(ctx.sql, commissions.filter((c) => c.sourceCommissionId).map((c) => c.id));
   const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
   return (
@@ -62,6 +64,7 @@ export async function detailView(
       customerPage={customerPage}
       commissions={commissions.slice(0, p.limit)}
       payouts={payouts.slice(0, p.limit)}
+      payoutMethod={payoutMethod}
       campaigns={names}
       liveCampaigns={live.slice(0, 500).map((c) => ({ id: c.id, name: c.name }))}
       baseUrl={ctx.config.baseUrl}

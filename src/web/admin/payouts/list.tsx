@@ -23,7 +23,7 @@ export async function listView(ctx: AppContext, page: AdminPage, query: Record<s
   const [{ rows, total }, any, preview] = await Promise.all([
     payoutPage(ctx.sql, { filter: { status: readStatus(query.status) }, sort, offset: paging.offset, limit: paging.limit }),
     anyPayout(ctx.sql),
-    previewRun(ctx.sql, ctx.config.minPayout),
+    previewRun(ctx.sql, ctx.config.minPayout, { stripe: ctx.payoutProvider.stripe !== null }),
   ]);
   return (
     <PayoutsPage page={page} rows={rows} total={total} any={any} view={view} sort={sort} pageNumber={paging.page} preview={preview} minPayout={ctx.config.minPayout} outcome={outcome} />
@@ -77,6 +77,12 @@ function PayoutsPage(props: {
         <div class="actions">
           <a class="button secondary" href={csv} id="csv" download="payouts.csv">
             Export CSV
+          </a>
+          <a class="button secondary" href="/v1/payouts.csv?format=wise" id="csv-wise" download="payouts-wise.csv">
+            Download for Wise
+          </a>
+          <a class="button secondary" href="/v1/payouts.csv?format=paypal" id="csv-paypal" download="payouts-paypal.csv">
+            Download for PayPal
           </a>
           <ConfirmTrigger href={`${LIST}/run`} dialog="run-payouts" label="Run payouts now…" />
         </div>

@@ -11,7 +11,7 @@ import { href, MoneyCell, Trunc, NumHead } from '../../ui';
 import { plural } from '../kit/bulk';
 import { adminActor, AdminLayout, type AdminKit } from '../kit';
 import { totalsText } from '../tables';
-import { LIST, PREVIEW_LINES, runTitle } from './view';
+import { LIST, PREVIEW_LINES, RAIL_LABELS, runTitle } from './view';
 
 /** What a run would pay: partners, commissions, totals per currency, cut-off, and the lines. */
 export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
@@ -51,6 +51,7 @@ export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
             <thead>
               <tr>
                 <th scope="col">Partner</th>
+                <th scope="col">Rail</th>
                 <NumHead label="Commissions" />
                 <NumHead label="Amount" />
               </tr>
@@ -60,6 +61,9 @@ export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
                 <tr data-line={`${l.partnerId}:${l.currency}`}>
                   <td class="lead">
                     <Trunc text={l.partnerName} />
+                  </td>
+                  <td data-label="Rail" safe>
+                    {RAIL_LABELS[l.rail]}
                   </td>
                   <td class="num" data-label="Commissions" safe>
                     {l.clawbackCount > 0 ? `${l.commissionCount} − ${l.clawbackCount} clawback${l.clawbackCount === 1 ? '' : 's'}` : String(l.commissionCount)}
@@ -76,6 +80,23 @@ export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
           {`…and ${plural(more.length, 'more payout')}: ${totalsText(totalsOf(more.map((l) => ({ currency: l.currency, amount: l.amount }))))}.`}
         </p>
       )}
+      {p.byRail.length > 0 && (
+        <p class="hint" id="run-rails" safe>
+          {`By rail: ${p.byRail.map((r) => `${RAIL_LABELS[r.rail]} ${plural(r.count, 'payout')}, ${totalsText([r])}`).join('; ')}.`}
+        </p>
+      )}
+      {p.held.length > 0 && (
+        <div id="run-held">
+          <p class="hint" safe>{`${plural(p.held.length, 'payout')} held by the partner's payout method, left for a later run:`}</p>
+          <ul>
+            {p.held.map((h) => (
+              <li data-held={h.partnerId} safe>
+                {`${h.partnerName}: ${totalsText([{ currency: h.currency, amount: h.amount }])} — ${h.reason}`}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {p.belowMinimum.partners > 0 && (
         <p class="hint" id="run-waiting" safe>
           {`${plural(p.belowMinimum.partners, 'partner')} below the minimum wait for a later run (${totalsText(p.belowMinimum.totals)}).`}
@@ -86,7 +107,7 @@ export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
 }
 
 async function runView(ctx: AppContext, page: AdminPage, notice?: string, status = 200) {
-  const preview = await previewRun(ctx.sql, ctx.config.minPayout);
+  const preview = await previewRun(ctx.sql, ctx.config.minPayout, { stripe: ctx.payoutProvider.stripe !== null });
   return render(
     <AdminLayout page={page} title="Run payouts" current={LIST}>
       <p class="back">
@@ -121,9 +142,9 @@ export function runRoutes(ctx: AppContext, kit: AdminKit) {
       kit.form(request, body, LIST, async (page, form) => {
         if (!isConfirmed(form)) return runView(ctx, page);
         // what the admin confirmed must still be what a run pays now, or they confirm again
-        const preview = await previewRun(ctx.sql, ctx.config.minPayout);
+        const preview = await previewRun(ctx.sql, ctx.config.minPayout, { stripe: ctx.payoutProvider.stripe !== null });
         if (form.expect !== fingerprint(preview)) return runView(ctx, page, 'What is due changed since the preview was drawn (a commission was approved, reversed or paid). Check the new amounts and confirm again.', 409);
-        const created = await runPayouts(ctx, { actor: adminActor(page), provider: ctx.payoutProvider });
+        const created = await runPayouts(ctx, { actor: adminActor(page) });
         if (created === null) return runView(ctx, page, 'A payout run is already in progress; try again in a moment.', 409);
         return seeOther(`${LIST}?created=${created.length}`);
       }),

@@ -3,6 +3,7 @@ import type { PayoutListed } from '../../../modules/reports/money';
 import { Badge, formatMoney, href, payoutBadge } from '../../ui';
 import { day } from '../kit';
 import { DialogField, payoutHref } from '../tables';
+import { RAIL_LABELS } from './view';
 
 /** The confirmation of settling one payout: title, where it posts, the button. */
 export function settleConfirm(p: PayoutListed, kind: 'paid' | 'failed', csrf: string) {
@@ -61,10 +62,22 @@ export function PayoutFacts(props: { payout: PayoutListed }) {
           <dd safe>{day(p.paidAt)}</dd>
         </>
       )}
+      <dt>Rail</dt>
+      <dd id="payout-rail" safe>
+        {RAIL_LABELS[p.provider] ?? p.provider}
+      </dd>
       {!!p.providerReference && (
         <>
           <dt>Reference</dt>
           <dd safe>{p.providerReference}</dd>
+        </>
+      )}
+      {!!p.providerAnswer && (
+        <>
+          <dt>Rail's answer</dt>
+          <dd id="payout-answer" safe>
+            {p.providerAnswer}
+          </dd>
         </>
       )}
       {!!p.failedAt && (

@@ -43,3 +43,6 @@ export const DONE: Record<string, string> = {
   paid: 'Payout marked paid.',
   failed: 'Payout marked failed: its commissions are payable again in the next run.',
 };
+
+/** How each rail reads on the admin pages. */
+export const RAIL_LABELS: Record<string, string> = { stripe: 'Stripe', paypal: 'PayPal', wise: 'Wise', manual: 'By hand' };
