@@ -14484,7 +14484,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -14554,7 +14554,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time in seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret. */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies). */
                 "webhook-signature": string;
             };
             path?: never;
