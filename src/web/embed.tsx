@@ -7,11 +7,14 @@ import type { AppContext } from '../context';
 import { loadBrand } from '../mail/brand';
 import { embedSecret, verifyEmbedToken } from '../modules/embed/tokens';
 import { qrColor, renderQr, QR_SIZE } from '../modules/links/qr';
+import { listLinks } from '../modules/links/service';
+import { methodRow, methodView } from '../modules/payouts/methods';
 import { findPartner, type Partner } from '../modules/partners/service';
 import { partnerBalances, partnerPeriodTotals, type PartnerBalance } from '../modules/reports/portal';
 import { pageBrand, type PageBrand } from './brand';
 import { Layout } from './layout';
 import { PAGE_CSP, render } from './render';
+import { methodSentence } from './portal/payout-method';
 import { formatMoney } from './ui';
 
 /** The page CSP with the framing the operator allows: EMBED_ORIGINS, or no one. */
@@ -21,19 +24,15 @@ export function embedCsp(origins: string[]): string {
 
 type EmbedView = {
   brand: PageBrand;
-  partner: Pick<Partner, 'name' | 'email' | 'payoutEmail' | 'billingConnectAccountId'>;
+  partner: Pick<Partner, 'name' | 'email'>;
   link: string | null;
   qr: string | null;
   clicks: number;
   conversions: number;
   balances: PartnerBalance[];
+  /** where the next payout goes, as the portal's Payouts page says it */
+  payout: string;
 };
-
-/** Where the partner's payouts go, in one sentence, from what the partner record holds. */
-export function payoutMethodText(p: EmbedView['partner']): string {
-  if (p.billingConnectAccountId) return `Paid to your connected account ${p.billingConnectAccountId}.`;
-  return `Paid to ${p.payoutEmail ?? p.email}.`;
-}
 
 function EmbedPage(props: EmbedView): JSX.Element {
   const earned = props.balances.filter((b) => b.pending + b.approved + b.paid > 0n);
@@ -89,7 +88,7 @@ function EmbedPage(props: EmbedView): JSX.Element {
           ''
         )}
         <p class="embed-payout" id="embed-payout" safe>
-          {payoutMethodText(props.partner)}
+          {props.payout}
         </p>
       </div>
     </Layout>
@@ -117,14 +116,15 @@ function RefusedEmbed(props: { brand: PageBrand; reason: keyof typeof REFUSALS }
 }
 
 async function loadView(ctx: AppContext, partner: Partner, brand: PageBrand, brandColor: string | null): Promise<EmbedView> {
-  const [newest] = await ctx.sql<{ slug: string }[]>`select slug from links where partner_id = ${partner.id} order by id desc limit 1`;
-  const link = newest ? `${ctx.config.baseUrl}/r/${newest.slug}` : null;
+  const [newest] = await listLinks(ctx.sql, ctx.config.baseUrl, { partnerId: partner.id, limit: 1 });
+  const link = newest ? newest.url : null;
   const qr = link ? `data:image/svg+xml;base64,${Buffer.from((await renderQr(link, 'svg', QR_SIZE.min, qrColor(brandColor))) as string).toString('base64')}` : null;
-  const [balances, totals] = await Promise.all([
+  const [balances, totals, method] = await Promise.all([
     partnerBalances(ctx.sql, partner.id),
     partnerPeriodTotals(ctx.sql, { partnerId: partner.id, currency: 'USD', start: new Date(0), end: new Date(Date.now() + 1000), previous: null }),
+    methodRow(ctx.sql, partner.id),
   ]);
-  return { brand, partner, link, qr, clicks: totals.current.clicks, conversions: totals.current.conversions, balances };
+  return { brand, partner, link, qr, clicks: totals.current.clicks, conversions: totals.current.conversions, balances, payout: methodSentence(methodView(method, true)) };
 }
 
 export function embedRoutes(ctx: AppContext) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { embedSecret, signEmbedToken, verifyEmbedToken } from '../../src/modules/embed/tokens';
 import { startService, type TestService } from '../support/service';
 import { campaign, link, partner } from '../links/helpers';
+import { BROWSER_UA } from '../support/chain';
 
 let svc: TestService;
 let cmp: string;
@@ -83,8 +84,8 @@ describe('GET /embed', () => {
   test("the partner's link, QR, clicks, conversions, earnings and payout method; framed only by EMBED_ORIGINS", async () => {
     const shown = await partner(svc, [cmp]);
     const l = await link(svc, shown, cmp, 'embed-shown');
-    await fetch(`${svc.url}/r/embed-shown`, { redirect: 'manual' });
-    await svc.api('PATCH', `/v1/partners/${shown}`, { body: { payoutEmail: 'pay@partner.example' } });
+    await fetch(`${svc.url}/r/embed-shown`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
+    expect((await svc.api('PUT', `/v1/partners/${shown}/payout-method`, { body: { type: 'paypal', email: 'pay@partner.example' } })).status).toBe(200);
     await svc.api('PATCH', '/v1/settings', { body: { programName: 'Acme Rewards', brandColor: '#0f766e' } });
     const { body } = await svc.api('POST', '/v1/embed-tokens', { body: { partnerId: shown } });
     await svc.ctx.links.clicks.flush();
@@ -96,7 +97,8 @@ describe('GET /embed', () => {
     expect(res.html).toContain('src="data:image/svg+xml;base64,');
     expect(res.html).toContain('Acme Rewards');
     expect(res.html).toContain('/brand.css?c=0f766e');
-    expect(res.html).toContain('Paid to pay@partner.example.');
+    // the payout method as the portal's Payouts page says it, its hold after the change included
+    expect(res.html).toContain('Your next payout goes by PayPal to pay@partner.example. Payouts wait until');
     expect(res.html).toMatch(/id="embed-clicks">[\s\S]*?class="value">1</);
     // no admin data, no navigation into the portal or admin
     expect(res.html).not.toContain('/admin');

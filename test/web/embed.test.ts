@@ -64,7 +64,7 @@ describe('the embed in an iframe', () => {
     expect(await frame.inputValue('#embed-url')).toBe(shareUrl);
     expect(await frame.textContent('h1')).toBe('Share Acme Rewards, earn rewards');
     expect(await frame.textContent('#embed-clicks .label')).toBe('Clicks');
-    expect(await frame.textContent('#embed-payout')).toContain('Paid to');
+    expect(await frame.textContent('#embed-payout')).toContain('You have not chosen how you are paid');
     await frame.click('button[data-copy="#embed-url"]');
     // the clipboard answers asynchronously: wait for the button to say how it went
     await frame.waitForFunction(() => document.querySelector('button[data-copy="#embed-url"]')?.textContent?.trim() !== 'Copy');
