@@ -5,8 +5,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startService, type TestService } from '../support/service';
 import { ARTIFACTS, launchBrowser, newPage } from './browser';
 
-// a browser round trip per step; a loaded CI machine is slow, not broken
-setDefaultTimeout(30_000);
+// a browser round trip per step, and Swagger UI draws the whole document (~1 MB) first: on a loaded
+// 2-core CI machine that alone has taken close to 30 s, which is slow, not broken
+setDefaultTimeout(90_000);
 
 let svc: TestService;
 let browser: Browser;
@@ -25,6 +26,7 @@ afterAll(async () => {
  */
 async function offlinePage(options: { phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; elsewhere: string[]; refused: string[] }> {
   const { context, page } = await newPage(browser, options);
+  page.setDefaultTimeout(80_000);
   const elsewhere: string[] = [];
   const refused: string[] = [];
   await context.route('**/*', (route) => {
