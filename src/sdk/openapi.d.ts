@@ -9113,7 +9113,7 @@ export interface operations {
                     name: string;
                     /** @description http(s) address share links land on. */
                     destinationUrl: string;
-                    /** @description ISO 4217 code, e.g. USD. */
+                    /** @description ISO 4217 code, e.g. USD. Fixed once the campaign has commissions (409). */
                     currency: string;
                     holdbackDays?: (string | number) | null;
                     rules?: {
@@ -9464,7 +9464,7 @@ export interface operations {
                     name?: string;
                     /** @description http(s) address share links land on. */
                     destinationUrl?: string;
-                    /** @description ISO 4217 code, e.g. USD. */
+                    /** @description ISO 4217 code, e.g. USD. Fixed once the campaign has commissions (409). */
                     currency?: string;
                     holdbackDays?: (string | number) | null;
                     rules?: {
@@ -9621,6 +9621,21 @@ export interface operations {
             };
             /** @description An error. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
