@@ -11917,6 +11917,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not found (`not_found`): this provider's webhook is not configured on this service (its secret variable, such as STRIPE_WEBHOOK_SECRET, is unset), so the route does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
             /** @description An error. */
             409: {
                 headers: {
@@ -12017,6 +12032,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not found (`not_found`): this provider's webhook is not configured on this service (its secret variable, such as STRIPE_WEBHOOK_SECRET, is unset), so the route does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
             /** @description An error. */
             409: {
                 headers: {
@@ -12104,6 +12134,21 @@ export interface operations {
             };
             /** @description An error. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Not found (`not_found`): this provider's webhook is not configured on this service (its secret variable, such as STRIPE_WEBHOOK_SECRET, is unset), so the route does not exist. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
