@@ -52,3 +52,8 @@ export type FieldProblem = { field: string; message: string };
 export function invalidField(field: string, message: string, code: 'invalid_body' | 'invalid_query' = 'invalid_body') {
   return new AppError(code, `${field}: ${message}`, [{ field, message }] satisfies FieldProblem[]);
 }
+
+/** A 400 listing every problem, when there are any. */
+export function throwFieldProblems(problems: FieldProblem[], code: 'invalid_body' | 'invalid_query' = 'invalid_body'): void {
+  if (problems.length > 0) throw new AppError(code, problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+}

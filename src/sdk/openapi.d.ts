@@ -1459,7 +1459,7 @@ export interface operations {
                     email: string;
                     name: string;
                     /**
-                     * @description Answers to the signup questions, all optional: `website` (http(s) address, at most 500 characters), `audience` (at most 1,000), `promotion` (at most 2,000).
+                     * @description Answers to the signup questions, by question key (`GET /settings` lists them as `applicationQuestions`; by default `website` (http(s) address, at most 500 characters), `audience` (at most 1,000) and `promotion` (at most 2,000), all optional). A key no question has is a 400 naming it; under review a required question left out is a 400 too.
                      * @example {
                      *       "website": "https://ann.example",
                      *       "audience": "Indie developers",
@@ -11146,6 +11146,27 @@ export interface operations {
                          * @description Where partners write with questions; shown in every email.
                          */
                         supportEmail: string | null;
+                        /** @description The signup questions asked under review, in order (at most 20, keys unique). Default: website (url), audience (text, at most 1,000), promotion (text). */
+                        applicationQuestions: {
+                            /**
+                             * @description The answer's key in `applicationAnswers`: a lower-case letter, then up to 39 letters, digits or _.
+                             * @example youtube_channel
+                             */
+                            key: string;
+                            /**
+                             * @description The question as the signup page asks it.
+                             * @example Your YouTube channel
+                             */
+                            label: string;
+                            /** @enum {string} */
+                            type: "url" | "line" | "text";
+                            /** @description Whether an application must answer it. */
+                            required: boolean;
+                            /** @description A line under the question. */
+                            hint?: string;
+                            /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
+                            maxLength?: string | number;
+                        }[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -11238,6 +11259,18 @@ export interface operations {
                     supportEmail?: string | null;
                     /** @description open: partners sign themselves up; review: self-signups wait as applications an admin approves; null: follow PARTNER_SIGNUP. */
                     partnerSignup?: "open" | "closed" | "review" | null;
+                    /**
+                     * @description The signup questions asked under review, in order: a list of {key, label, type: "url"|"line"|"text", required, hint?, maxLength?}, as GET /settings answers them (at most 20, keys unique); null: the three built-in ones (website, audience, promotion).
+                     * @example [
+                     *       {
+                     *         "key": "youtube",
+                     *         "label": "Your YouTube channel",
+                     *         "type": "url",
+                     *         "required": true
+                     *       }
+                     *     ]
+                     */
+                    applicationQuestions?: unknown;
                 };
             };
         };
@@ -11275,6 +11308,27 @@ export interface operations {
                          * @description Where partners write with questions; shown in every email.
                          */
                         supportEmail: string | null;
+                        /** @description The signup questions asked under review, in order (at most 20, keys unique). Default: website (url), audience (text, at most 1,000), promotion (text). */
+                        applicationQuestions: {
+                            /**
+                             * @description The answer's key in `applicationAnswers`: a lower-case letter, then up to 39 letters, digits or _.
+                             * @example youtube_channel
+                             */
+                            key: string;
+                            /**
+                             * @description The question as the signup page asks it.
+                             * @example Your YouTube channel
+                             */
+                            label: string;
+                            /** @enum {string} */
+                            type: "url" | "line" | "text";
+                            /** @description Whether an application must answer it. */
+                            required: boolean;
+                            /** @description A line under the question. */
+                            hint?: string;
+                            /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
+                            maxLength?: string | number;
+                        }[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
