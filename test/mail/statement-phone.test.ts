@@ -63,7 +63,7 @@ describe('the monthly statement on a phone', () => {
         .map((c) => {
           const range = document.createRange();
           range.selectNodeContents(c);
-          return { text: c.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+          return { text: c.textContent, lines: new Set(Array.from(range.getClientRects() as unknown as ArrayLike<DOMRect>).map((r) => Math.round(r.top))).size };
         }),
     );
     expect(amounts).toHaveLength(8);
