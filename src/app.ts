@@ -7,6 +7,7 @@ import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
 import { jsonNull } from './lib/http';
 import { newId } from './lib/ids';
 import { parseJsonObject } from './lib/json-body';
+import { plainMessage } from './lib/plain-errors';
 import { apiKeyRoutes, sessionRoutes } from './routes/auth';
 import { billingRoutes } from './routes/billing';
 import { commissionRoutes } from './routes/commissions';
@@ -194,7 +195,7 @@ async function limitBody(request: Request): Promise<Request> {
 const tooLarge = () => new AppError('payload_too_large', 'request body larger than 1 MiB');
 
 type SchemaLike = { type?: string; anyOf?: SchemaLike[]; enum?: unknown[]; const?: unknown; minimum?: number; maximum?: number; format?: string };
-type ValueErrorLike = { path: string; message: string; summary?: string; schema?: SchemaLike };
+type ValueErrorLike = { path: string; message: string; summary?: string; schema?: SchemaLike; type?: number; value?: unknown };
 
 /**
  * PostgreSQL refuses some values the schemas let through (a NUL character, a number out of range):
@@ -241,7 +242,8 @@ function fieldProblems(errors: ValueErrorLike[]): { field: string; message: stri
   for (const e of errors) {
     const field = e.path.replace(/^\//, '').replace(/\//g, '.') || '(body)';
     if (seen.has(field)) continue;
-    seen.set(field, (e.schema && allowedValues(e.schema)) ?? e.summary ?? e.message);
+    // in words ("at most 254 characters"), never the validator's own text
+    seen.set(field, (e.schema && allowedValues(e.schema)) ?? plainMessage(e));
   }
   return [...seen].map(([field, message]) => ({ field, message }));
 }

@@ -61,6 +61,13 @@ export function plainProblem(schema: SchemaLike, value: unknown): string {
   }
 }
 
+/** One schema error (TypeBox's, as Elysia reports them too), in words. */
+export function plainMessage(e: { type?: number; schema?: unknown; value?: unknown }): string {
+  if (e.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a known field';
+  if (!e.schema || typeof e.schema !== 'object') return 'not a valid value';
+  return plainProblem(e.schema as SchemaLike, e.value);
+}
+
 /** Every problem of `value` against `schema`, one per field (`field.0.key`), in words. */
 export function plainProblems(schema: TSchema, value: unknown, field: string): FieldProblem[] {
   const seen = new Map<string, string>();
@@ -68,9 +75,7 @@ export function plainProblems(schema: TSchema, value: unknown, field: string): F
     const path = e.path.replace(/^\//, '').replace(/\//g, '.');
     const name = path === '' ? field : `${field}.${path}`;
     if (seen.has(name)) continue;
-    // a property the object does not have (additionalProperties: false) is named as such
-    const message = e.type === ValueErrorType.ObjectAdditionalProperties ? 'is not a known field' : plainProblem(e.schema as SchemaLike, e.value);
-    seen.set(name, message);
+    seen.set(name, plainMessage(e));
   }
   return [...seen].map(([f, message]) => ({ field: f, message }));
 }
