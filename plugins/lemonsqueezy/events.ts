@@ -23,27 +23,39 @@ function link(customerId: string, userId: string | null): BillingAction[] {
   return userId ? [{ kind: 'link-customer', customerId, userId }] : [];
 }
 
-function orderCreated({ delivery, userId }: LemonSqueezyEvent): BillingAction[] {
-  const order = delivery.data.attributes as LemonSqueezyOrder;
-  const customerId = String(order.customer_id);
-  const actions = link(customerId, userId);
-  if (order.status !== 'paid' || order.total === 0) return actions;
+/** A payment as a conversion (an order or a renewal invoice): its total, currency and time. */
+function paid(
+  { delivery, userId }: LemonSqueezyEvent,
+  customerId: string,
+  payment: LemonSqueezyOrder | LemonSqueezySubscriptionInvoice,
+  metadata: Record<string, unknown>,
+): BillingAction {
   const id = objectId(delivery);
-  actions.push({
+  return {
     kind: 'conversion',
     objectId: id,
     customerId,
     userId,
     type: 'invoice_paid',
-    amount: BigInt(order.total),
-    currency: order.currency.toUpperCase(),
-    occurredAt: at(order.created_at),
+    amount: BigInt(payment.total),
+    currency: payment.currency.toUpperCase(),
+    occurredAt: at(payment.created_at),
     references: [id],
     // the webhook names no discount code (only a link to the order's discount redemptions)
     couponCode: null,
-    customerEmail: emailOf(order),
-    metadata: { lemonSqueezyOrderId: delivery.data.id, lemonSqueezyCustomerId: customerId, ...testMode(delivery) },
-  });
+    customerEmail: emailOf(payment),
+    metadata,
+  };
+}
+
+function orderCreated({ delivery, userId }: LemonSqueezyEvent): BillingAction[] {
+  const order = delivery.data.attributes as LemonSqueezyOrder;
+  const customerId = String(order.customer_id);
+  const actions = link(customerId, userId);
+  if (order.status !== 'paid' || order.total === 0) return actions;
+  actions.push(
+    paid({ delivery, userId }, customerId, order, { lemonSqueezyOrderId: delivery.data.id, lemonSqueezyCustomerId: customerId, ...testMode(delivery) }),
+  );
   return actions;
 }
 
@@ -84,27 +96,15 @@ function subscriptionPaymentSuccess({ delivery, userId }: LemonSqueezyEvent): Bi
   const customerId = String(invoice.customer_id);
   const actions = link(customerId, userId);
   if (invoice.billing_reason !== 'renewal' || invoice.total === 0) return actions;
-  const id = objectId(delivery);
-  actions.push({
-    kind: 'conversion',
-    objectId: id,
-    customerId,
-    userId,
-    type: 'invoice_paid',
-    amount: BigInt(invoice.total),
-    currency: invoice.currency.toUpperCase(),
-    occurredAt: at(invoice.created_at),
-    references: [id],
-    couponCode: null,
-    customerEmail: emailOf(invoice),
-    metadata: {
+  actions.push(
+    paid({ delivery, userId }, customerId, invoice, {
       lemonSqueezyInvoiceId: delivery.data.id,
       lemonSqueezySubscriptionId: String(invoice.subscription_id),
       lemonSqueezyCustomerId: customerId,
       billingReason: invoice.billing_reason,
       ...testMode(delivery),
-    },
-  });
+    }),
+  );
   return actions;
 }
 

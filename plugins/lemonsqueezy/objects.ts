@@ -29,16 +29,21 @@ const Delivery = T.Object({
 });
 export type LemonSqueezyDelivery = Static<typeof Delivery>;
 
-const Order = T.Object({
-  customer_id: NumericId,
-  /** `pending`, `failed`, `paid`, `refunded`, `partial_refund`. */
-  status: T.String({ maxLength: 40 }),
+/** What an order and a subscription invoice both say of the money: paid, refunded, when. */
+const Payment = {
   total: Minor,
   currency: Currency,
   /** Everything refunded so far (absent from payloads of older API versions). */
   refunded_amount: T.Optional(Minor),
   refunded: T.Optional(T.Boolean()),
   created_at: Timestamp,
+};
+
+const Order = T.Object({
+  customer_id: NumericId,
+  /** `pending`, `failed`, `paid`, `refunded`, `partial_refund`. */
+  status: T.String({ maxLength: 40 }),
+  ...Payment,
 });
 export type LemonSqueezyOrder = Static<typeof Order>;
 
@@ -57,11 +62,7 @@ const SubscriptionInvoice = T.Object({
   /** `initial` (the subscription's first payment, also an order) or `renewal`; `updated` for plan changes. */
   billing_reason: T.String({ maxLength: 40 }),
   status: T.String({ maxLength: 40 }),
-  total: Minor,
-  currency: Currency,
-  refunded_amount: T.Optional(Minor),
-  refunded: T.Optional(T.Boolean()),
-  created_at: Timestamp,
+  ...Payment,
 });
 export type LemonSqueezySubscriptionInvoice = Static<typeof SubscriptionInvoice>;
 

@@ -1,6 +1,7 @@
 // Event routes of SPEC section 4: POST /v1/events (minor units), POST /attribution/events
 // (major units, answers the attribution result), GET /v1/events; and POST /v1/events/batch
 // (DESIGN.md "Batch ingest"). The two one-event routes go through the group commit.
+import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
@@ -35,6 +36,22 @@ function readMetadata(value: unknown): Record<string, unknown> {
   return value;
 }
 
+/** What a body of POST /v1/events (or a batch item: the same fields) records; the key as sent. */
+function eventInput(body: Static<typeof CreateEventBody>, idempotencyKey: string | undefined): EventInput {
+  return {
+    source: 'api',
+    userId: body.userId,
+    type: body.type,
+    amount: body.amount === undefined ? null : BigInt(body.amount),
+    currency: body.currency ?? null,
+    occurredAt: body.occurredAt,
+    metadata: readMetadata(body.metadata),
+    idempotencyKey: checkIdempotencyKey(idempotencyKey),
+    couponCode: body.couponCode,
+    customerEmail: body.customerEmail ?? null,
+  };
+}
+
 /**
  * One item of a batch as an EventInput, or the 400 it earns on its own: the same checks as the
  * body of POST /v1/events, fields named as there.
@@ -48,18 +65,7 @@ function readBatchItem(item: unknown): EventInput {
     }
     throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
   }
-  return {
-    source: 'api',
-    userId: item.userId,
-    type: item.type,
-    amount: item.amount === undefined ? null : BigInt(item.amount),
-    currency: item.currency ?? null,
-    occurredAt: item.occurredAt,
-    metadata: readMetadata(item.metadata),
-    idempotencyKey: item.idempotencyKey === undefined ? undefined : checkIdempotencyKey(item.idempotencyKey),
-    couponCode: item.couponCode,
-    customerEmail: item.customerEmail ?? null,
-  };
+  return eventInput(item, item.idempotencyKey);
 }
 
 export function eventRoutes(ctx: AppContext) {
@@ -68,18 +74,7 @@ export function eventRoutes(ctx: AppContext) {
     .post(
       '/events',
       async ({ body, headers, set }) => {
-        const recorded = await recordThroughGroupCommit(ctx, {
-          source: 'api',
-          userId: body.userId,
-          type: body.type,
-          amount: body.amount === undefined ? null : BigInt(body.amount),
-          currency: body.currency ?? null,
-          occurredAt: body.occurredAt,
-          metadata: readMetadata(body.metadata),
-          idempotencyKey: checkIdempotencyKey(headers['idempotency-key']),
-          couponCode: body.couponCode,
-          customerEmail: body.customerEmail ?? null,
-        });
+        const recorded = await recordThroughGroupCommit(ctx, eventInput(body, headers['idempotency-key']));
         set.status = recorded.replayed ? 200 : 201;
         return eventBody(recorded.event);
       },

@@ -2,9 +2,8 @@
 import { loadBrand } from '../mail/brand';
 import { pageBrand, type PageBrand } from './brand';
 import type { AppContext } from '../context';
-import { sha256 } from '../lib/crypto';
 import { readCookie } from '../modules/auth/plugin';
-import { principalForSession, SESSION_COOKIE } from '../modules/auth/sessions';
+import { principalForSession, revokedSessionReason, SESSION_COOKIE } from '../modules/auth/sessions';
 import { findPartner, type Partner } from '../modules/partners/service';
 import { csrfToken } from './csrf';
 
@@ -31,11 +30,8 @@ export async function guardPartner(ctx: AppContext, request: Request): Promise<P
     }
   }
   if (!principal) {
-    const [row] = await ctx.sql`
-      select p.revoke_reason from sessions s join partners p on p.id = s.partner_id
-      where s.id_hash = ${sha256(token)} and s.kind = 'partner' and s.expires_at > now()
-        and p.revoked_at is not null and s.revoked_at >= p.revoked_at`;
-    if (row) return { kind: 'revoked', reason: row.revoke_reason ?? null };
+    const revoked = await revokedSessionReason(ctx.sql, token);
+    if (revoked) return { kind: 'revoked', reason: revoked.reason };
   }
   return { kind: 'signed-out' };
 }

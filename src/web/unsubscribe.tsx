@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { loadBrand } from '../mail/brand';
 import { readUnsubscribeToken } from '../mail/unsubscribe';
 import type { NotificationKind } from '../mail/template';
+import { findPartner, updatePartner } from '../modules/partners/service';
 import { Layout, Notice } from './layout';
 import { render } from './render';
 import { pageBrand } from './brand';
@@ -28,7 +29,7 @@ export function unsubscribeRoutes(ctx: AppContext) {
     const settings = await loadBrand(ctx.sql, ctx.config.baseUrl);
     const found = readUnsubscribeToken(settings.mailSecret, token);
     if (!found) return { settings, found: null, partner: null };
-    const [partner] = await ctx.sql<{ email: string }[]>`select email from partners where id = ${found.partnerId}`;
+    const partner = await findPartner(ctx.sql, found.partnerId);
     return { settings, found: partner ? found : null, partner: partner ?? null };
   };
 
@@ -71,9 +72,8 @@ export function unsubscribeRoutes(ctx: AppContext) {
         if (!wantsHtml(request)) return Response.json({ code: 'invalid_query', message: `token: ${INVALID}` }, { status: 400 });
         return page(settings, 400, <Notice kind="error" text={INVALID} />);
       }
-      await ctx.sql`
-        update partners set notifications = notifications || jsonb_build_object(${found.kind}::text, false), updated_at = now()
-        where id = ${found.partnerId}`;
+      // the same switch the portal's email settings and PATCH /partners/:id turn
+      await updatePartner(ctx.sql, found.partnerId, { notifications: { [found.kind]: false } });
       if (!wantsHtml(request)) return Response.json({ ok: true, unsubscribed: found.kind });
       return page(
         settings,

@@ -40,6 +40,18 @@ export async function principalForSession(sql: Sql, token: string, adminEmails: 
   return { kind: 'admin', keyId: null, email: row.admin_email };
 }
 
+/**
+ * The revoke reason behind a partner session that its partner's revocation ended (revoking ends
+ * every session): `{ reason }` (null when none was given), or null for any other cookie.
+ */
+export async function revokedSessionReason(sql: Sql, token: string): Promise<{ reason: string | null } | null> {
+  const [row] = await sql<{ revoke_reason: string | null }[]>`
+    select p.revoke_reason from sessions s join partners p on p.id = s.partner_id
+    where s.id_hash = ${sha256(token)} and s.kind = 'partner' and s.expires_at > now()
+      and p.revoked_at is not null and s.revoked_at >= p.revoked_at`;
+  return row ? { reason: row.revoke_reason ?? null } : null;
+}
+
 export async function endSession(sql: Sql, token: string): Promise<void> {
   await sql`update sessions set revoked_at = now() where id_hash = ${sha256(token)} and revoked_at is null`;
 }

@@ -39,14 +39,7 @@ export function findRule<R extends Rule>(rules: readonly R[], event: Pick<Engine
  *   for the rule's event type) must be below it.
  * - durationDays: the event must have occurred within N days of the referral's start.
  */
-export function evaluateRules(input: {
-  rules: readonly Rule[];
-  event: EngineEvent;
-  campaignCurrency: string;
-  priorOccurrences: number;
-  referralStartedAt: Date;
-  measure?: TierMeasure;
-}): RuleOutcome {
+export function evaluateRules(input: Omit<RuleInput, 'rule'> & { rules: readonly Rule[] }): RuleOutcome {
   const rule = findRule(input.rules, input.event);
   if (!rule) return { pays: false, rule: null, reason: 'no_rule' };
   return evaluateRule({ ...input, rule });
@@ -166,8 +159,8 @@ export function evaluateCompiled(
   return payout.minor === 0n ? { pays: false, rule, reason: 'zero' } : { pays: true, rule, num: payout.minor, den: 1n, currency: compiled.campaignCurrency };
 }
 
-/** evaluateRules for a rule already chosen (by the precedence of DESIGN.md "Rewards beyond one rule list"). */
-export function evaluateRule(input: {
+/** What a rule is evaluated with: the event, the referral it belongs to and the tier measure. */
+type RuleInput = {
   rule: Rule;
   event: EngineEvent;
   campaignCurrency: string;
@@ -175,7 +168,10 @@ export function evaluateRule(input: {
   referralStartedAt: Date;
   /** Needed when the rule has tiers; without it the rule's own value applies. */
   measure?: TierMeasure;
-}): RuleOutcome {
+};
+
+/** evaluateRules for a rule already chosen (by the precedence of DESIGN.md "Rewards beyond one rule list"). */
+export function evaluateRule(input: RuleInput): RuleOutcome {
   const outcome = evaluateCompiled(compileRule(input.rule, input.campaignCurrency), {
     amount: input.event.amount,
     currency: input.event.currency,

@@ -178,6 +178,14 @@ export async function campaignNames(sql: Sql, ids: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
+/** Each named campaign's currency, by id (unknown ids are left out). */
+export async function campaignCurrencies(sql: Sql, ids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await sql<{ id: string; currency: string }[]>`select id, currency from campaigns where id = any(${unique}::text[])`;
+  return new Map(rows.map((r) => [r.id, r.currency]));
+}
+
 /** One of the partner's links with the page it lands on (its own, else its campaign's); null if not the partner's. */
 export async function partnerLinkLanding(sql: Sql, input: { partnerId: string; linkId: string }): Promise<{ slug: string; landing: string } | null> {
   const [row] = await sql<{ slug: string; landing: string }[]>`

@@ -11,6 +11,7 @@ import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, type AdminKit } from './kit';
 import { MenuButton, menuId, RowMenu, Trunc } from '../ui';
+import { ChoicesFieldset } from '../kit/choices';
 
 const LIST = '/admin/api-keys';
 type Values = { name: string; kind: string; scopes: string[] };
@@ -163,19 +164,13 @@ function ApiKeysPage(props: {
             ]}
           />
         </div>
-        <fieldset class={e.scopes ? 'choices invalid' : 'choices'} aria-describedby={e.scopes ? 'scopes-error' : undefined}>
-          <legend>Scopes (secret keys only)</legend>
-          {SCOPES.map((scope) => (
-            <label class="check">
-              <input type="checkbox" name="scopes" value={scope} checked={v.scopes.includes(scope)} /> <span>{scope}</span>
-            </label>
-          ))}
-          {!!e.scopes && (
-            <p class="error" id="scopes-error" safe>
-              {e.scopes}
-            </p>
-          )}
-        </fieldset>
+        <ChoicesFieldset
+          name="scopes"
+          legend="Scopes (secret keys only)"
+          choices={SCOPES.map((scope) => ({ value: scope, label: scope }))}
+          ticked={(scope) => v.scopes.includes(scope)}
+          error={e.scopes}
+        />
         <button type="submit">Create key</button>
       </form>
     </AdminLayout>

@@ -10,13 +10,13 @@ import { listCampaigns } from '../../modules/campaigns/service';
 import { CreateGroupBody } from '../../modules/groups/model';
 import { createGroup, findGroup, groupMemberCounts, listGroups, updateGroup, type Group } from '../../modules/groups/service';
 import { seenEventTypes } from '../../modules/reports/campaigns';
-import { CsrfInput, Field, schemaErrors, type FormErrors } from '../forms';
-import { Notice } from '../layout';
+import { Field, schemaErrors, type FormErrors } from '../forms';
 import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { describeRule, describeTerms, STANDARD_EVENT_TYPES } from '../terms';
 import { EmptyState, href, NumHead, Trunc } from '../ui';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
+import { RuleForm, RulesSection, SubmitActions, SummarySection } from './kit/rule-form';
 import { blankRow, isBlank, readRows, ruleToRow, RuleRows, rowsToRules, serviceErrors, summaryRules, TermsSummary, type RuleRow } from './rule-editor';
 
 const LIST = '/admin/groups';
@@ -172,22 +172,8 @@ function GroupForm(props: {
 }) {
   const v = props.values;
   const e = props.errors ?? {};
-  const errorCount = Object.keys(e).length;
   return (
-    <form
-      method="post"
-      action={props.action}
-      novalidate
-      id="group-form"
-      class="campaign-form"
-      hx-post={`${LIST}/summary`}
-      hx-trigger="change delay:200ms, input delay:500ms, rules-changed"
-      hx-target="#rule-summary"
-      hx-swap="outerHTML"
-      hx-sync="this:replace"
-    >
-      <CsrfInput token={props.page.csrf} />
-      {errorCount > 0 && <Notice kind="error" text={e._form ?? `${errorCount === 1 ? 'One field needs' : `${errorCount} fields need`} attention; nothing was saved.`} />}
+    <RuleForm id="group-form" action={props.action} summaryAction={`${LIST}/summary`} csrf={props.page.csrf} errors={e}>
       <div class="narrow">
         <Field name="name" label="Name" hint="e.g. Top affiliates, Agencies" value={v.name} error={e.name} required />
         <Field
@@ -203,27 +189,14 @@ function GroupForm(props: {
         A member earns under the first of these rules that matches an event (a rule for that campaign first, then one for every campaign); when none matches, the
         campaign's own rules apply. A partner's commission snapshot still wins over the group.
       </p>
-      <RuleRows rows={v.rows} errors={e} eventTypes={props.eventTypes} currency="campaign currency" campaigns={props.campaigns} />
-      <div class="actions">
-        <button type="submit" name="_more" value="1" class="secondary" data-add-rule>
-          Add another rule
-        </button>
-      </div>
-      <section class="summary" aria-labelledby="summary-title">
-        <h3 id="summary-title">In plain words</h3>
+      <RulesSection>
+        <RuleRows rows={v.rows} errors={e} eventTypes={props.eventTypes} currency="campaign currency" campaigns={props.campaigns} />
+      </RulesSection>
+      <SummarySection>
         <GroupSummary values={v} errors={props.errors} campaigns={props.campaigns} holdbackDefault={props.holdbackDefault} />
-      </section>
-      <div class="actions">
-        <button type="submit" safe>
-          {props.submit}
-        </button>
-        {!!props.cancel && (
-          <a class="button secondary" href={props.cancel}>
-            Cancel
-          </a>
-        )}
-      </div>
-    </form>
+      </SummarySection>
+      <SubmitActions submit={props.submit} cancel={props.cancel} />
+    </RuleForm>
   );
 }
 

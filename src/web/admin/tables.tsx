@@ -138,6 +138,82 @@ export function DialogField(props: { id: string; name: string; label: string; hi
 /** A row's menu: its title and entries; null when the row has no action. */
 export type RowActions = { title: string; items: Children } | null;
 
+/**
+ * The skeleton of a list of rows (commissions, payouts): the optional checkbox column and its
+ * select-all, the columns a caller gives (headers and cells), the optional "⋯" menu per row.
+ */
+function ListTable<T extends { id: string; partnerId: string }>(props: {
+  id: string;
+  rows: T[];
+  caption: string;
+  /** Names the row in its menu button: "Actions for Ann's commission". */
+  noun: string;
+  /** The prefix of the rows' menu ids. */
+  menu: string;
+  names: Names;
+  head: Children;
+  cells: (row: T, partner: string) => Children;
+  select?: (row: T) => Children;
+  selectAll?: string;
+  actions?: (row: T) => RowActions;
+}) {
+  const menus = props.rows.map((row) => ({ row, menu: props.actions?.(row) ?? null }));
+  return (
+    <>
+      <div class="table-wrap">
+        <table id={props.id} class="stack">
+          <caption class="vh" safe>
+            {props.caption}
+          </caption>
+          <thead>
+            <tr>
+              {!!props.select &&
+                (props.selectAll ? (
+                  <SelectAllHead form={props.selectAll} />
+                ) : (
+                  <th scope="col" class="pick">
+                    <span class="vh">Select</span>
+                  </th>
+                ))}
+              {props.head}
+              {!!props.actions && (
+                <th scope="col" class="act">
+                  <span class="vh">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {menus.map(({ row, menu }) => {
+              const partner = props.names.partners?.get(row.partnerId) ?? row.partnerId;
+              return (
+                <tr data-id={row.id}>
+                  {!!props.select && (
+                    <td class="pick" data-label="Select">
+                      {props.select(row)}
+                    </td>
+                  )}
+                  {props.cells(row, partner)}
+                  {!!props.actions && (menu ? <MenuButton menu={menuId(props.menu, row.id)} label={`Actions for ${partner}'s ${props.noun}`} /> : <td class="act"></td>)}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {menus.map(({ row, menu }) =>
+        menu ? (
+          <RowMenu id={menuId(props.menu, row.id)} title={menu.title}>
+            {menu.items}
+          </RowMenu>
+        ) : (
+          ''
+        ),
+      )}
+    </>
+  );
+}
+
 export function CommissionsTable(props: {
   commissions: Commission[];
   names: Names;
@@ -153,82 +229,50 @@ export function CommissionsTable(props: {
   /** The row's "⋯" menu. */
   actions?: (c: Commission) => RowActions;
 }) {
-  const menus = props.commissions.map((c) => ({ c, menu: props.actions?.(c) ?? null }));
   return (
-    <>
-      <div class="table-wrap">
-        <table id="commissions" class="stack">
-          <caption class="vh" safe>
-            {props.caption}
-          </caption>
-          <thead>
-            <tr>
-              {!!props.select &&
-                (props.selectAll ? (
-                  <SelectAllHead form={props.selectAll} />
-                ) : (
-                  <th scope="col" class="pick">
-                    <span class="vh">Select</span>
-                  </th>
-                ))}
-              <th scope="col">{props.onePartner ? 'Event' : 'Partner'}</th>
-              <Head label="Date" column="date" sorting={props.sorting} />
-              <th scope="col">Campaign</th>
-              {!props.onePartner && <th scope="col">Event</th>}
-              <Head label="Amount" column="amount" sorting={props.sorting} num />
-              <th scope="col">Status</th>
-              {!!props.actions && (
-                <th scope="col" class="act">
-                  <span class="vh">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {menus.map(({ c, menu }) => {
-              const partner = props.names.partners?.get(c.partnerId) ?? c.partnerId;
-              return (
-                <tr data-id={c.id}>
-                  {!!props.select && (
-                    <td class="pick" data-label="Select">
-                      {props.select(c)}
-                    </td>
-                  )}
-                  <td class="lead">
-                    {props.onePartner ? <CommissionEvent c={c} names={props.names} /> : <Trunc text={partner} href={partnerHref(c.partnerId)} />}
-                  </td>
-                  <td data-label="Date" safe>
-                    {day(c.createdAt)}
-                  </td>
-                  <td data-label="Campaign">
-                    <Trunc text={props.names.campaigns?.get(c.campaignId) ?? c.campaignId} />
-                  </td>
-                  {!props.onePartner && (
-                    <td data-label="Event">
-                      <CommissionEvent c={c} names={props.names} />
-                    </td>
-                  )}
-                  <MoneyCell amount={c.amount} currency={c.currency} />
-                  <td class="badge-cell" data-label="Status">
-                    <Badge {...commissionBadge(c)} />
-                  </td>
-                  {!!props.actions && (menu ? <MenuButton menu={menuId('cm', c.id)} label={`Actions for ${partner}'s commission`} /> : <td class="act"></td>)}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {menus.map(({ c, menu }) =>
-        menu ? (
-          <RowMenu id={menuId('cm', c.id)} title={menu.title}>
-            {menu.items}
-          </RowMenu>
-        ) : (
-          ''
-        ),
+    <ListTable
+      id="commissions"
+      rows={props.commissions}
+      caption={props.caption}
+      noun="commission"
+      menu="cm"
+      names={props.names}
+      select={props.select}
+      selectAll={props.selectAll}
+      actions={props.actions}
+      head={
+        <>
+          <th scope="col">{props.onePartner ? 'Event' : 'Partner'}</th>
+          <Head label="Date" column="date" sorting={props.sorting} />
+          <th scope="col">Campaign</th>
+          {!props.onePartner && <th scope="col">Event</th>}
+          <Head label="Amount" column="amount" sorting={props.sorting} num />
+          <th scope="col">Status</th>
+        </>
+      }
+      cells={(c, partner) => (
+        <>
+          <td class="lead">
+            {props.onePartner ? <CommissionEvent c={c} names={props.names} /> : <Trunc text={partner} href={partnerHref(c.partnerId)} />}
+          </td>
+          <td data-label="Date" safe>
+            {day(c.createdAt)}
+          </td>
+          <td data-label="Campaign">
+            <Trunc text={props.names.campaigns?.get(c.campaignId) ?? c.campaignId} />
+          </td>
+          {!props.onePartner && (
+            <td data-label="Event">
+              <CommissionEvent c={c} names={props.names} />
+            </td>
+          )}
+          <MoneyCell amount={c.amount} currency={c.currency} />
+          <td class="badge-cell" data-label="Status">
+            <Badge {...commissionBadge(c)} />
+          </td>
+        </>
       )}
-    </>
+    />
   );
 }
 
@@ -243,91 +287,59 @@ export function PayoutsTable(props: {
   sorting?: Sorting<'date' | 'amount'>;
   actions?: (p: PayoutView) => RowActions;
 }) {
-  const menus = props.payouts.map((p) => ({ p, menu: props.actions?.(p) ?? null }));
   return (
-    <>
-      <div class="table-wrap">
-        <table id="payouts" class="stack">
-          <caption class="vh" safe>
-            {props.caption}
-          </caption>
-          <thead>
-            <tr>
-              {!!props.select &&
-                (props.selectAll ? (
-                  <SelectAllHead form={props.selectAll} />
-                ) : (
-                  <th scope="col" class="pick">
-                    <span class="vh">Select</span>
-                  </th>
-                ))}
-              {!props.onePartner && <th scope="col">Partner</th>}
-              <Head label="Date" column="date" sorting={props.sorting} />
-              <Head label="Amount" column="amount" sorting={props.sorting} num />
-              <NumHead label="Commissions" />
-              <th scope="col">Status</th>
-              <th scope="col">Paid</th>
-              <th scope="col">Reference</th>
-              {!!props.actions && (
-                <th scope="col" class="act">
-                  <span class="vh">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {menus.map(({ p, menu }) => {
-              const partner = props.names.partners?.get(p.partnerId) ?? p.partnerId;
-              return (
-                <tr data-id={p.id}>
-                  {!!props.select && (
-                    <td class="pick" data-label="Select">
-                      {props.select(p)}
-                    </td>
-                  )}
-                  {!props.onePartner && (
-                    <td class="lead">
-                      <Trunc text={partner} href={payoutHref(p.id)} />
-                    </td>
-                  )}
-                  {props.onePartner ? (
-                    <td class="lead">
-                      <a href={payoutHref(p.id)} title="Open the payout" safe>
-                        {day(p.createdAt)}
-                      </a>
-                    </td>
-                  ) : (
-                    <td data-label="Date" safe>
-                      {day(p.createdAt)}
-                    </td>
-                  )}
-                  <MoneyCell amount={p.amount} currency={p.currency} />
-                  <td class="num" data-label="Commissions">
-                    {p.commissionCount}
-                  </td>
-                  <td class="badge-cell" data-label="Status">
-                    <Badge {...payoutBadge(p)} />
-                  </td>
-                  <td data-label="Paid" safe>
-                    {day(p.paidAt)}
-                  </td>
-                  <td data-label="Reference">{p.providerReference ? <Trunc text={p.providerReference} /> : ''}</td>
-                  {!!props.actions && (menu ? <MenuButton menu={menuId('po', p.id)} label={`Actions for ${partner}'s payout`} /> : <td class="act"></td>)}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {menus.map(({ p, menu }) =>
-        menu ? (
-          <RowMenu id={menuId('po', p.id)} title={menu.title}>
-            {menu.items}
-          </RowMenu>
-        ) : (
-          ''
-        ),
+    <ListTable
+      id="payouts"
+      rows={props.payouts}
+      caption={props.caption}
+      noun="payout"
+      menu="po"
+      names={props.names}
+      select={props.select}
+      selectAll={props.selectAll}
+      actions={props.actions}
+      head={
+        <>
+          {!props.onePartner && <th scope="col">Partner</th>}
+          <Head label="Date" column="date" sorting={props.sorting} />
+          <Head label="Amount" column="amount" sorting={props.sorting} num />
+          <NumHead label="Commissions" />
+          <th scope="col">Status</th>
+          <th scope="col">Paid</th>
+          <th scope="col">Reference</th>
+        </>
+      }
+      cells={(p, partner) => (
+        <>
+          {!props.onePartner && (
+            <td class="lead">
+              <Trunc text={partner} href={payoutHref(p.id)} />
+            </td>
+          )}
+          {props.onePartner ? (
+            <td class="lead">
+              <a href={payoutHref(p.id)} title="Open the payout" safe>
+                {day(p.createdAt)}
+              </a>
+            </td>
+          ) : (
+            <td data-label="Date" safe>
+              {day(p.createdAt)}
+            </td>
+          )}
+          <MoneyCell amount={p.amount} currency={p.currency} />
+          <td class="num" data-label="Commissions">
+            {p.commissionCount}
+          </td>
+          <td class="badge-cell" data-label="Status">
+            <Badge {...payoutBadge(p)} />
+          </td>
+          <td data-label="Paid" safe>
+            {day(p.paidAt)}
+          </td>
+          <td data-label="Reference">{p.providerReference ? <Trunc text={p.providerReference} /> : ''}</td>
+        </>
       )}
-    </>
+    />
   );
 }

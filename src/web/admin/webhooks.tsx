@@ -30,6 +30,7 @@ import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
 import { Badge, EmptyState, MenuButton, menuId, RowMenu, Trunc, type Tone, NumHead } from '../ui';
+import { ChoicesFieldset } from '../kit/choices';
 
 const LIST = '/admin/webhooks';
 const DONE = {
@@ -349,22 +350,11 @@ function EndpointFields(props: { values: Values; errors: FormErrors }) {
         <Field name="url" label="URL" hint="HTTPS address that receives signed POSTs" type="url" value={v.url} error={e.url} required />
         <Field name="label" label="Label (optional)" value={v.label} error={e.label} />
       </div>
-      <fieldset class={e.events ? 'choices invalid' : 'choices'} aria-describedby={e.events ? 'events-error' : undefined}>
-        <legend>Events</legend>
+      <ChoicesFieldset name="events" legend="Events" choices={EVENT_TYPES.map((type) => ({ value: type, label: type }))} ticked={(type) => v.events.includes(type)} error={e.events}>
         <label class="check">
           <input type="checkbox" name="events" value={WILDCARD} checked={v.events.includes(WILDCARD)} /> All events
         </label>
-        {EVENT_TYPES.map((type) => (
-          <label class="check">
-            <input type="checkbox" name="events" value={type} checked={v.events.includes(type)} /> <span>{type}</span>
-          </label>
-        ))}
-        {!!e.events && (
-          <p class="error" id="events-error" safe>
-            {e.events}
-          </p>
-        )}
-      </fieldset>
+      </ChoicesFieldset>
     </>
   );
 }

@@ -1,0 +1,81 @@
+// What the overview shows (GET /admin): the date range, the totals against the previous period, the
+// money series, the top partners, the to-do counts and the setup state, read in one go.
+import type { AppContext } from '../../../context';
+import {
+  bucketFor,
+  firstActivity,
+  moneySeries,
+  onboardingState,
+  overviewCurrency,
+  overviewTotals,
+  todoCounts,
+  topPartners,
+  type Bucket,
+  type LeaderRow,
+  type MoneyPoint,
+  type Onboarding,
+  type OverviewTotals,
+  type Period,
+  type TodoCounts,
+} from '../../../modules/reports/overview';
+import { DAY } from '../../../lib/time';
+import { parseRange, rangeStart, type DateRange } from '../../range';
+
+export const PATH = '/admin';
+export const LATEST = '/admin/overview/latest-event';
+export const TOP = 10;
+
+/** A query value as one string (a repeated parameter gives its first value). */
+export function one(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return undefined;
+}
+
+export type Data = {
+  range: DateRange;
+  currency: string | null;
+  current: OverviewTotals;
+  previous: OverviewTotals | null;
+  series: MoneyPoint[];
+  bucket: Bucket;
+  leaders: LeaderRow[];
+  todo: TodoCounts;
+  setup: Onboarding;
+  /** Whether anything ever happened: no click and no event yet is an empty program. */
+  active: boolean;
+  billingConfigured: boolean;
+};
+
+export async function loadOverview(ctx: AppContext, query: Record<string, unknown>): Promise<Data> {
+  const range = parseRange({ range: one(query.range), from: one(query.from), to: one(query.to) });
+  const period: Period = { start: rangeStart(range), end: range.end };
+  const [currency, first, current, previous, todo, setup] = await Promise.all([
+    overviewCurrency(ctx.sql),
+    firstActivity(ctx.sql),
+    overviewTotals(ctx.sql, period),
+    range.previous ? overviewTotals(ctx.sql, range.previous) : Promise.resolve(null),
+    todoCounts(ctx.sql),
+    onboardingState(ctx.sql),
+  ]);
+  // "all time" is drawn from the first day anything happened (or just today, before anything did)
+  const firstDay = first ? new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate())) : new Date(range.end.getTime() - DAY);
+  const drawn: Period = range.start ? period : { start: firstDay, end: range.end };
+  const bucket = bucketFor(drawn);
+  const [series, leaders] = currency
+    ? await Promise.all([moneySeries(ctx.sql, { ...drawn, currency, bucket }), topPartners(ctx.sql, { ...period, currency, limit: TOP })])
+    : [[], []];
+  return {
+    range,
+    currency,
+    current,
+    previous,
+    series,
+    bucket,
+    leaders,
+    todo,
+    setup,
+    active: first !== null,
+    billingConfigured: ctx.billingPlugins.some((p) => p.receivesWebhooks),
+  };
+}

@@ -1,0 +1,94 @@
+// Admin partners: one partner's page (GET /admin/partners/:id).
+import { Elysia } from 'elysia';
+import type { AppContext } from '../../../context';
+import { listCampaigns } from '../../../modules/campaigns/service';
+import { listCommissions } from '../../../modules/commissions/service';
+import { findPartner, type Partner } from '../../../modules/partners/service';
+import { overrideRecruits, recruitsOf } from '../../../modules/reports/rewards';
+import { listPayouts } from '../../../modules/payouts/service';
+import { linkStats, moneyCurrencies, partnerCounts, partnerMainCurrency, partnerMoney, referredCustomers } from '../../../modules/reports/partners';
+import { partnerFlagHistory } from '../../../modules/fraud/review';
+import { type FormErrors } from '../../forms';
+import { parseRange, rangeQuery } from '../../range';
+import { render } from '../../render';
+import type { AdminPage } from '../../session';
+import { parsePage } from '../../ui';
+import { campaignNames, NotFoundPage, type AdminKit } from '../kit';
+import { loadCodes } from '../codes';
+import { CUSTOMERS_PAGE, DetailQuery, type EditValues, LINKS_SHOWN, LIST, Params, RECRUITS_SHOWN, allGroups } from './shared';
+import { PartnerDetailPage } from './detail-page';
+
+export async function detailView(
+  ctx: AppContext,
+  page: AdminPage,
+  partner: Partner,
+  query: Record<string, string | undefined>,
+  input: { errors?: FormErrors; reason?: string; edit?: EditValues; openRevoke?: boolean } = {},
+) {
+  const range = parseRange(query);
+  const [currencies, own] = await Promise.all([moneyCurrencies(ctx.sql), partnerMainCurrency(ctx.sql, partner.id)]);
+  const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
+  const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
+  const p = { limit: 50 };
+  const [counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter] = await Promise.all([
+    partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
+    partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
+    linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
+    referredCustomers(ctx.sql, { partnerId: partner.id, currency, limit: CUSTOMERS_PAGE, offset }),
+    listCommissions(ctx.sql, { ...p, partnerId: partner.id }),
+    listPayouts(ctx.sql, { ...p, partnerId: partner.id }),
+    campaignNames(ctx),
+    listCampaigns(ctx.sql, { limit: 500, archived: false }),
+    loadCodes(ctx, { partnerId: partner.id }),
+    partnerFlagHistory(ctx.sql, partner.id),
+    allGroups(ctx),
+    recruitsOf(ctx.sql, { recruiterId: partner.id, limit: RECRUITS_SHOWN }),
+    partner.referredBy ? findPartner(ctx.sql, partner.referredBy) : Promise.resolve(null),
+  ]);
+  const overrides = await overrideRecruits(ctx.sql, commissions.filter((c) => c.sourceCommissionId).map((c) => c.id));
+  const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
+  return (
+    <PartnerDetailPage
+      page={page}
+      partner={partner}
+      range={range}
+      currency={currency}
+      currencies={currencies}
+      kept={kept}
+      counts={counts}
+      money={money}
+      links={links}
+      customers={customers}
+      customerPage={customerPage}
+      commissions={commissions.slice(0, p.limit)}
+      payouts={payouts.slice(0, p.limit)}
+      campaigns={names}
+      liveCampaigns={live.slice(0, 500).map((c) => ({ id: c.id, name: c.name }))}
+      baseUrl={ctx.config.baseUrl}
+      done={query.done}
+      errors={input.errors}
+      reason={input.reason}
+      edit={input.edit}
+      codes={codes}
+      flags={flags}
+      groups={groups}
+      recruits={recruits}
+      recruiter={recruiter}
+      overrides={overrides}
+    />
+  ) as string;
+}
+
+export function detailRoutes(ctx: AppContext, kit: AdminKit) {
+  return new Elysia({ detail: { hide: true } })
+    .get(
+      `${LIST}/:id`,
+      ({ request, params, query }) =>
+        kit.page(request, async (page) => {
+          const partner = await findPartner(ctx.sql, params.id);
+          if (!partner) return render(<NotFoundPage page={page} what="partner" back={LIST} />, { status: 404 });
+          return render(await detailView(ctx, page, partner, query));
+        }),
+      { params: Params, query: DetailQuery },
+    );
+}
