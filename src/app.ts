@@ -69,7 +69,7 @@ export function createApp(ctx: AppContext) {
     .mapResponse({ as: 'global' }, ({ responseValue }) => (responseValue === null ? jsonNull() : undefined))
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
-    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages)))
+    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages(ctx))))
     // server-rendered pages and their assets (/portal, /admin, /docs, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth

@@ -71,11 +71,15 @@ export function questionProblems(value: unknown, field = 'applicationQuestions')
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
   questions.forEach((q, i) => {
+    // the signup form's own fields carry these names
+    if (RESERVED_KEYS.has(q.key)) problems.push({ field: `${field}.${i}.key`, message: `${q.key} is taken by the signup form itself` });
     if (seen.has(q.key)) problems.push({ field: `${field}.${i}.key`, message: `the key ${q.key} is used twice` });
     seen.add(q.key);
   });
   return problems;
 }
+
+const RESERVED_KEYS = new Set(['email', 'name', 'ref']);
 
 const URL_ANSWER = /^https?:\/\/[^\s/?#]+\S*$/i;
 
