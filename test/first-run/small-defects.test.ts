@@ -85,3 +85,24 @@ describe('admin', () => {
     }
   });
 });
+
+describe('portal links page and promotion codes', () => {
+  test('a partner with a code sees it on the Links page, not "not available yet"', async () => {
+    const page = await sized(true);
+    await signInThroughPortal(svc, page, 'ann@example.com');
+    await page.goto(`${svc.url}/portal/links`);
+    expect(await page.textContent('#codes-note')).toContain('You have no promotion code yet');
+    const made = await svc.api('POST', '/v1/codes', { body: { code: 'ANN20', partnerId: ann, campaignId } });
+    expect(made.status).toBe(201);
+    for (const phone of [true, false]) {
+      const p = phone ? page : await sized(false);
+      if (!phone) await signInThroughPortal(svc, p, 'ann@example.com');
+      await p.goto(`${svc.url}/portal/links`);
+      const note = await p.textContent('#codes-note');
+      expect(note).toContain('Your code: ANN20.');
+      expect(await p.textContent('main')).not.toContain('not available yet');
+      await screenshot(p, `portal-links-codes-${phone ? 390 : 1366}`);
+      await p.close();
+    }
+  });
+});
