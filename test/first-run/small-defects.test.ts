@@ -106,3 +106,20 @@ describe('portal links page and promotion codes', () => {
     }
   });
 });
+
+describe('portal commissions in words', () => {
+  test('the commissions list says "Paid invoice", never the internal invoice_paid', async () => {
+    // Ann has asked for many links in this file: clear the per-email limit
+    await svc.sql`delete from sign_in_requests`;
+    for (const phone of [false, true]) {
+      const page = await sized(phone);
+      await signInThroughPortal(svc, page, 'ann@example.com');
+      await page.goto(`${svc.url}/portal/commissions`);
+      const first = await page.textContent('#commissions tbody tr td.lead');
+      expect(first).toBe('Paid invoice');
+      expect(await page.textContent('main')).not.toContain('invoice_paid');
+      await screenshot(page, `portal-commissions-words-${phone ? 390 : 1366}`);
+      await page.close();
+    }
+  });
+});
