@@ -8,10 +8,13 @@ import { linkStats, moneyCurrencies, partnerCounts, partnerMoney, partnerStats, 
 import { partnerBalances, partnerDailyEarnings, partnerPeriodTotals } from '../src/modules/reports/portal';
 
 /**
- * Indexes added for the dashboards (migrations 0015-0017, 0019); the bench drops them for its floor
- * (0019's covering indexes are put back as the plain event_id indexes they replaced).
+ * Indexes added for the dashboards (migrations 0015-0017, 0019, 0033); the bench drops them for its
+ * floor (0019's covering indexes are put back as the plain event_id indexes they replaced).
  */
-export const REPORTING_INDEXES = ['events_occurred_at', 'attributions_campaign', 'commissions_campaign', 'commissions_currency', 'commissions_event', 'attributions_event'];
+export const REPORTING_INDEXES = [
+  'events_occurred_at', 'attributions_campaign', 'commissions_campaign_occurred', 'commissions_partner_occurred', 'commissions_currency',
+  'commissions_event', 'attributions_event', 'clicks_filtered', 'referrals_started', 'referral_touches_click',
+];
 export const FLOOR_INDEXES = ['create index commissions_event on commissions (event_id)', 'create index attributions_event on attributions (event_id)'];
 
 const DAY = 86_400_000;

@@ -1,6 +1,7 @@
 -- Seed for bench/dashboard.ts: a program a year old. :partners partners over 5 campaigns, 5 links
 -- each, :clicks clicks and :events conversion events spread over 365 days; 60% of the events are
--- attributed (one touch, one commission, in every status). Ids are minted for their moment, so the
+-- attributed (one touch, one commission, in every status); each customer's referral touch is a click
+-- id of an hour before its first sale (converted clicks). Ids are minted for their moment, so the
 -- generated created_at columns fall where a real year of traffic would put them.
 
 -- `<prefix>_<10 base32 chars of epoch ms><16 chars>`: the id shape of src/lib/ids.ts for time `at`
@@ -32,8 +33,10 @@ join bench_campaigns c on c.n = l % 5;
 create temp table bench_links as select row_number() over (order by id) - 1 as n, id, partner_id, campaign_id from links;
 
 -- clicks: uniform over the year, link chosen by a multiplicative hash so partners differ
-insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent)
-select pg_temp.bench_id('clk', now() - (k::double precision / :clicks) * interval '365 days', k), l.id, l.partner_id, l.campaign_id, 'h', 'bench'
+-- (one in 20 filtered as a bot: kept, never credited)
+insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, uncredited_reason)
+select pg_temp.bench_id('clk', now() - (k::double precision / :clicks) * interval '365 days', k), l.id, l.partner_id, l.campaign_id, 'h', 'bench',
+       case when k % 20 = 0 then 'bot_click' end
 from generate_series(1, :clicks) k
 join bench_links l on l.n = (k * 2654435761) % (:partners * 5);
 
@@ -43,14 +46,14 @@ select pg_temp.bench_id('evt', t, e), format('u%s', e % (:events / 3)), case whe
        t, case when e % 5 < 3 then 'attributed' else 'no_click' end, case when e % 5 < 3 then 'last_click' end
 from generate_series(1, :events) e, lateral (select now() - (e::double precision / :events) * interval '365 days' as t) x;
 
-insert into attributions (id, event_id, user_id, click_id, partner_id, campaign_id, model, weight)
-select pg_temp.bench_id('att', e.created_at, row_number() over ()), e.id, e.user_id, 'clk_none', l.partner_id, l.campaign_id, 'last_click', 1
+insert into attributions (id, event_id, user_id, click_id, partner_id, campaign_id, model, weight, occurred_at)
+select pg_temp.bench_id('att', e.created_at, row_number() over ()), e.id, e.user_id, 'clk_none', l.partner_id, l.campaign_id, 'last_click', 1, e.occurred_at
 from events e
 join bench_links l on l.n = (hashtext(e.user_id)::bigint & 2147483647) % (:partners * 5)
 where e.attribution_status = 'attributed';
 
-insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency, event_type, event_value, status, holdback_days, approved_at, paid_at, reversed_at)
-select pg_temp.bench_id('com', a.created_at, row_number() over ()), a.id, e.id, a.partner_id, a.campaign_id, e.user_id,
+insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, occurred_at, amount, currency, event_type, event_value, status, holdback_days, approved_at, paid_at, reversed_at)
+select pg_temp.bench_id('com', a.created_at, row_number() over ()), a.id, e.id, a.partner_id, a.campaign_id, e.user_id, e.occurred_at,
        coalesce(e.amount, 0) / 5, 'USD', e.type, e.amount, s.status, 30,
        case when s.status in ('approved', 'paid') then a.created_at + interval '30 days' end,
        case when s.status = 'paid' then a.created_at + interval '35 days' end,
@@ -67,7 +70,7 @@ insert into referrals (user_id, model, started_at)
 select user_id, 'last_click', min(occurred_at) from events where attribution_status = 'attributed' group by user_id;
 
 insert into referral_touches (user_id, position, click_id, partner_id, campaign_id, weight_num, weight_den)
-select r.user_id, 0, 'clk_none', l.partner_id, l.campaign_id, 1, 1
+select r.user_id, 0, pg_temp.bench_id('clk', r.started_at - interval '1 hour', 9000000000 + row_number() over ()), l.partner_id, l.campaign_id, 1, 1
 from referrals r join bench_links l on l.n = (hashtext(r.user_id)::bigint & 2147483647) % (:partners * 5);
 
 vacuum analyze;

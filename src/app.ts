@@ -3,11 +3,12 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
-import { AppError, ERROR_STATUS, type ErrorBody } from './lib/errors';
+import { AppError, dataExceptionError, RateLimited, ERROR_STATUS, fieldProblems, allowedValues, invalidFields, isDataException, type ErrorBody, type ValueErrorLike } from './lib/errors';
 import { jsonNull } from './lib/http';
 import { newId } from './lib/ids';
 import { parseJsonObject } from './lib/json-body';
 import { plainMessage } from './lib/plain-errors';
+import { strictBodies } from './lib/strict-body';
 import { apiKeyRoutes, sessionRoutes } from './routes/auth';
 import { billingRoutes } from './routes/billing';
 import { commissionRoutes } from './routes/commissions';
@@ -18,8 +19,12 @@ import { campaignRoutes } from './routes/campaigns';
 import { codeRoutes } from './routes/codes';
 import { groupRoutes } from './routes/groups';
 import { linkRoutes } from './routes/links';
-import { addCorsHeaders } from './modules/links/address';
+import { linkQrRoutes } from './routes/link-qr';
+import { embedTokenRoutes } from './routes/embed-tokens';
+import { addCorsHeaders, clientAddress } from './modules/links/address';
+import { takeSignInNetwork } from './modules/auth/limit';
 import { redirectRoutes } from './routes/redirect';
+import { resourceRoutes } from './routes/resources';
 import { partnerRoutes, partnerTermsAndKeyRoutes } from './routes/partners';
 import { partnerStatusRoutes } from './routes/partner-status';
 import { payoutRoutes } from './routes/payouts';
@@ -32,6 +37,9 @@ import { errorPage, isPagePath } from './web/errors';
 import { magicLinkPages } from './web/portal';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** A resource upload: a 10 MiB file and its multipart framing (the route refuses a file over 10 MiB). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+const UPLOAD_PATH = /^((\/v1)?\/resources|\/admin\/resources)\/?$/;
 
 /** Request ids, kept beside the request so the error handler can log them. */
 const requestIds = new WeakMap<Request, string>();
@@ -54,8 +62,15 @@ export function createApp(ctx: AppContext) {
     .use(codeRoutes(ctx))
     .use(groupRoutes(ctx))
     .use(settingsRoutes(ctx))
-    .use(linkRoutes(ctx));
+    .use(linkRoutes(ctx))
+    .use(linkQrRoutes(ctx))
+    .use(embedTokenRoutes(ctx));
   const billing = billingRoutes(ctx);
+  // resources take multipart uploads: outside the JSON-only parser
+  const resources = resourceRoutes(ctx);
+  const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages(ctx)));
+  // every JSON route refuses fields its body schema does not declare (lib/strict-body.ts)
+  const refuseUnknownFields = strictBodies([...api.routes, ...session.routes]);
 
   let self: AnyElysia | undefined;
   const app = new Elysia()
@@ -63,13 +78,14 @@ export function createApp(ctx: AppContext) {
       const body = toErrorBody(error, code, request.method);
       const status = ERROR_STATUS[body.code];
       if (status >= 500) ctx.log.error('request failed', { requestId: requestIds.get(request), path, error });
-      return errorAnswer(ctx, request, body, status);
+      return errorAnswer(ctx, request, body, status, error);
     })
     // Elysia answers a bare null with an empty body; a documented null is the JSON null
     .mapResponse({ as: 'global' }, ({ responseValue }) => (responseValue === null ? jsonNull() : undefined))
+    .onTransform({ as: 'global' }, ({ request, route, body }) => refuseUnknownFields(request.method, route, body))
     .use(openApiRoutes(() => self!))
     .use(systemRoutes(ctx))
-    .use(new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages(ctx))))
+    .use(session)
     // server-rendered pages and their assets (/portal, /admin, /docs, /assets)
     .use(webRoutes(ctx))
     // share links and the browser client: not under /v1, no auth
@@ -78,7 +94,9 @@ export function createApp(ctx: AppContext) {
     .group('/v1', (v1) => v1.use(api))
     // provider webhooks read their raw bytes (the signature covers them): outside the JSON parser
     .use(billing)
-    .group('/v1', (v1) => v1.use(billing));
+    .group('/v1', (v1) => v1.use(billing))
+    .use(resources)
+    .group('/v1', (v1) => v1.use(resources));
   self = app;
   return app;
 }
@@ -98,12 +116,17 @@ export function createFetch(ctx: AppContext, app: App) {
     requestIds.set(request, requestId);
     let response: Response;
     try {
-      response = await app.handle(await limitBody(request));
+      if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) {
+        await takeSignInNetwork(ctx.sql, clientAddress(request, ctx.config.trustProxy, ctx.http.server));
+      }
+      response = await app.handle(await limitBody(request, bodyLimit(request)));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      response = await errorAnswer(ctx, request, error.toBody(), error.status);
+      response = await errorAnswer(ctx, request, error.toBody(), error.status, error);
     }
     response.headers.set('x-request-id', requestId);
+    // no answer is to be read as another type than it says (JSON as HTML, text as script)
+    if (!response.headers.has('x-content-type-options')) response.headers.set('x-content-type-options', 'nosniff');
     const path = new URL(request.url).pathname;
     addCorsHeaders(path, response);
     record(request.method, routeOf(request.method, path), path, response.status, started, requestId);
@@ -139,10 +162,20 @@ export function answerRecorder(ctx: AppContext) {
   };
 }
 
-/** An error's answer: the API's JSON `{code, message, details?}`, or an HTML page on the page paths. */
-function errorAnswer(ctx: AppContext, request: Request, body: ErrorBody, status: number): Response | Promise<Response> {
-  if (isPagePath(new URL(request.url).pathname)) return errorPage(ctx, request, body, status);
-  return Response.json(body, { status });
+/**
+ * Where a sign-in mail can be asked for (the API and the sign-in and sign-up pages): each POST
+ * counts against its network's limit (modules/auth/limit.ts) before anything else runs.
+ */
+const SIGN_IN_PATHS = new Set(['/auth/magic-link', '/auth/signup', '/admin/sign-in', '/portal/sign-in', '/portal/sign-up']);
+
+/**
+ * An error's answer: the API's JSON `{code, message, details?}`, or an HTML page on the page
+ * paths; a 429 says when to try again (Retry-After).
+ */
+async function errorAnswer(ctx: AppContext, request: Request, body: ErrorBody, status: number, error?: unknown): Promise<Response> {
+  const response = isPagePath(new URL(request.url).pathname) ? await errorPage(ctx, request, body, status) : Response.json(body, { status });
+  if (error instanceof RateLimited) response.headers.set('retry-after', String(error.retryAfterSeconds));
+  return response;
 }
 
 function safeRequestId(value: string | null): string | undefined {
@@ -165,14 +198,19 @@ function routeTemplates(app: App): (method: string, path: string) => string {
     'unmatched';
 }
 
+/** The most a request may send: 1 MiB, or a resource upload's 10 MiB file. */
+function bodyLimit(request: Request): number {
+  return request.method === 'POST' && UPLOAD_PATH.test(new URL(request.url).pathname) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
+}
+
 /**
- * Bodies over 1 MiB are refused before any parsing: by Content-Length when declared, else by
+ * Bodies over the limit are refused before any parsing: by Content-Length when declared, else by
  * reading the (chunked) stream up to the limit and handing Elysia the buffered copy.
  */
-async function limitBody(request: Request): Promise<Request> {
+async function limitBody(request: Request, limit: number): Promise<Request> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
-    if (Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+    if (Number(declared) > limit) throw tooLarge(limit);
     return request;
   }
   if (!request.body) return request;
@@ -183,34 +221,21 @@ async function limitBody(request: Request): Promise<Request> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks) });
 }
 
-const tooLarge = () => new AppError('payload_too_large', 'request body larger than 1 MiB');
-
-type SchemaLike = { type?: string; anyOf?: SchemaLike[]; enum?: unknown[]; const?: unknown; minimum?: number; maximum?: number; format?: string };
-type ValueErrorLike = { path: string; message: string; summary?: string; schema?: SchemaLike; type?: number; value?: unknown };
-
-/**
- * PostgreSQL refuses some values the schemas let through (a NUL character, a number out of range):
- * class 22 "data exception". That is bad input, not a server fault.
- */
-function dataException(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof Error && error.name === 'PostgresError' && typeof code === 'string' && code.startsWith('22');
-}
+const tooLarge = (limit: number) =>
+  new AppError('payload_too_large', limit === MAX_BODY_BYTES ? 'request body larger than 1 MiB' : 'request body larger than a 10 MiB file allows');
 
 function toErrorBody(error: unknown, code: string | number, method = 'POST'): ErrorBody {
   if (error instanceof AppError) return error.toBody();
-  if (dataException(error)) {
-    return { code: method === 'GET' ? 'invalid_query' : 'invalid_body', message: 'a value in the request cannot be stored (for example a NUL character or a number out of range)' };
-  }
+  if (isDataException(error)) return dataExceptionError(method === 'GET' ? 'invalid_query' : 'invalid_body').toBody();
   switch (code) {
     case 'VALIDATION': {
       const e = error as { type?: string; all?: ValueErrorLike[] };
@@ -219,9 +244,7 @@ function toErrorBody(error: unknown, code: string | number, method = 'POST'): Er
       // 'property' errors come from coercing query or path strings
       const where = e.type === 'query' || e.type === 'property' ? 'invalid_query' : e.type === 'params' ? 'not_found' : 'invalid_body';
       if (where === 'not_found') return { code: 'not_found', message: 'not found' };
-      const details = fieldProblems(e.all ?? []);
-      const message = details.length > 0 ? details.map((d) => `${d.field}: ${d.message}`).join('; ') : 'invalid request';
-      return { code: where, message, details };
+      return invalidFields(fieldProblems(e.all ?? [], { message: plainFieldMessage }), where).toBody();
     }
     case 'PARSE': {
       const cause = (error as { cause?: unknown }).cause;
@@ -237,31 +260,7 @@ function toErrorBody(error: unknown, code: string | number, method = 'POST'): Er
   }
 }
 
-function fieldProblems(errors: ValueErrorLike[]): { field: string; message: string }[] {
-  const seen = new Map<string, string>();
-  for (const e of errors) {
-    const field = e.path.replace(/^\//, '').replace(/\//g, '.') || '(body)';
-    if (seen.has(field)) continue;
-    // in words ("at most 254 characters"), never the validator's own text
-    seen.set(field, (e.schema && allowedValues(e.schema)) ?? plainMessage(e));
-  }
-  return [...seen].map(([field, message]) => ({ field, message }));
-}
-
-/**
- * What a schema allows, in words, for the schemas whose generated messages say nothing useful: enums
- * ("should be one of: 'integer', 'integer'" for a bounded integer that may also arrive as a string).
- */
-function allowedValues(schema: SchemaLike): string | undefined {
-  const flat = schema.anyOf?.flatMap((s) => s.anyOf ?? [s]);
-  const options = flat?.filter((s) => s.const !== undefined || s.type === 'null').map((s) => (s.type === 'null' ? null : s.const)) ?? schema.enum;
-  if (options && options.length > 0) return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
-  const numeric = schema.anyOf?.find((s) => s.type === 'integer' || s.type === 'number') ?? (schema.type === 'integer' || schema.type === 'number' ? schema : undefined);
-  if (!numeric) return undefined;
-  const kind = numeric.type === 'integer' ? 'an integer' : 'a number';
-  const { minimum: min, maximum: max } = numeric;
-  if (min !== undefined && max !== undefined) return `must be ${kind} from ${min} to ${max}`;
-  if (min !== undefined) return `must be ${kind} of at least ${min}`;
-  if (max !== undefined) return `must be ${kind} of at most ${max}`;
-  return `must be ${kind}`;
+/** A request problem in words ("at most 254 characters"), never the validator's own text; enums and numeric ranges as allowedValues() says them. */
+function plainFieldMessage(e: ValueErrorLike): string {
+  return (e.schema && allowedValues(e.schema)) ?? plainMessage(e);
 }

@@ -6,9 +6,17 @@ import { Cron } from 'croner';
 
 const Bool = T.Union([T.Literal('true'), T.Literal('false'), T.Literal('1'), T.Literal('0')]);
 
+/**
+ * A whole number from `minimum` to `maximum`, read from the environment's text. The range lives in
+ * the schema (`minimum`/`maximum` beside the digits' pattern): a value outside it stops the start
+ * with the variable's name, never becomes another number silently.
+ */
+const Int = (fallback: number, minimum: number, maximum: number) =>
+  T.String({ default: String(fallback), pattern: `^[0-9]{1,${String(maximum).length}}$`, minimum, maximum });
+
 const EnvSchema = T.Object({
   /** HTTP port the service listens on. */
-  PORT: T.String({ default: '3000', pattern: '^[0-9]{1,5}$' }),
+  PORT: Int(3000, 0, 65535),
   /** Public address of the service; used in magic links and share links. */
   BASE_URL: T.String({ default: 'http://localhost:3000', pattern: '^https?://[^\\s/]+(/[^\\s]*)?$' }),
   /** PostgreSQL connection string; unset starts the embedded PostgreSQL in DATA_DIR. */
@@ -24,13 +32,13 @@ const EnvSchema = T.Object({
   /** Sender address of outgoing mail. */
   MAIL_FROM: T.String({ default: 'Partnerd <partnerd@localhost>', minLength: 3 }),
   /** Time limit of each step of one SMTP send (connect, greeting, each reply), in milliseconds; the outbox lease is three times this plus 5 s. */
-  MAIL_TIMEOUT_MS: T.String({ default: '30000', pattern: '^[0-9]{1,7}$' }),
+  MAIL_TIMEOUT_MS: Int(30000, 1, 3_600_000),
   /** When partners' monthly statements are written (cron expression, UTC; once per partner per month). */
   STATEMENT_CRON: T.String({ default: '0 8 1 * *' }),
   /** `open` lets partners sign themselves up; `review` takes applications an admin approves; `closed` (default) neither. */
   PARTNER_SIGNUP: T.Union([T.Literal('open'), T.Literal('closed'), T.Literal('review')], { default: 'closed' }),
   /** Days a commission is held before automatic approval, when its campaign says nothing. */
-  HOLDBACK_DAYS: T.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
+  HOLDBACK_DAYS: Int(30, 0, 3650),
   /** When the holdback approval job runs (cron expression, UTC). */
   APPROVAL_CRON: T.String({ default: '0 * * * *' }),
   /** When the payout run happens (cron expression, UTC). */
@@ -38,13 +46,13 @@ const EnvSchema = T.Object({
   /** Smallest payout in major units, per currency; smaller sums wait for the next run. */
   MIN_PAYOUT: T.String({ default: '0', pattern: '^[0-9]{1,12}(\\.[0-9]{1,3})?$' }),
   /** Clicks from one network (IPv4 address, IPv6 /64) on one link in one clock hour that may earn; the rest are kept as click_flood. 0: no limit. */
-  FRAUD_CLICKS_PER_IP_HOUR: T.String({ default: '20', pattern: '^[0-9]{1,6}$' }),
+  FRAUD_CLICKS_PER_IP_HOUR: Int(20, 0, 1_000_000),
   /** Commissions above this amount (major units of their currency) are held for review (flag review_amount); unset: off. */
   REVIEW_ABOVE: T.Optional(T.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,3})?$' })),
   /** Time limit of one webhook delivery, in milliseconds. */
-  WEBHOOK_TIMEOUT_MS: T.String({ default: '10000', pattern: '^[0-9]{1,7}$' }),
+  WEBHOOK_TIMEOUT_MS: Int(10000, 1, 600_000),
   /** Webhook deliveries one process sends at once. */
-  WEBHOOK_CONCURRENCY: T.String({ default: '32', pattern: '^[0-9]{1,4}$' }),
+  WEBHOOK_CONCURRENCY: Int(32, 1, 1000),
   /** Retry failed webhook deliveries automatically on a backoff schedule. */
   WEBHOOK_AUTO_RETRY: T.Optional(Bool),
   /** Allow plain-HTTP webhook subscribers. */
@@ -60,15 +68,19 @@ const EnvSchema = T.Object({
   /** Lemon Squeezy webhook signing secret; mounts POST /webhooks/lemonsqueezy when set. */
   LEMONSQUEEZY_WEBHOOK_SECRET: T.Optional(T.String({ minLength: 1 })),
   /** Group commit of POST /v1/events and /attribution/events: most events one transaction writes. 1: no grouping. */
-  EVENT_BATCH_MAX: T.String({ default: '200', pattern: '^[0-9]{1,4}$' }),
+  EVENT_BATCH_MAX: Int(200, 1, 1000),
   /** Group commit: how long the first event of a batch waits for others, in milliseconds. */
-  EVENT_BATCH_WAIT_MS: T.String({ default: '2', pattern: '^[0-9]{1,4}$' }),
+  EVENT_BATCH_WAIT_MS: Int(2, 0, 1000),
   /** Group commit: batch transactions one process runs at once (lanes; a user's events always take the same one). */
-  EVENT_BATCH_CONCURRENCY: T.String({ default: '4', pattern: '^[0-9]{1,3}$' }),
+  EVENT_BATCH_CONCURRENCY: Int(4, 1, 100),
   /** Reverse proxies in front of the service whose X-Forwarded-For entries are trusted (0: use the socket address). */
-  TRUST_PROXY: T.String({ default: '0', pattern: '^[0-9]{1,2}$' }),
+  TRUST_PROXY: Int(0, 0, 20),
   /** Stripe API address; unset is Stripe's own. For stripe-mock or a test double. */
   STRIPE_API_URL: T.Optional(T.String({ pattern: '^https?://[^\\s/]+/?$' })),
+  /** S3-compatible storage for resource files (`https://KEY:SECRET@host[:port]/bucket[/prefix][?region=…]`); unset: files are kept in PostgreSQL. */
+  S3_URL: T.Optional(T.String({ pattern: '^https?://[^\\s/]+/[^\\s/?]+' })),
+  /** Comma-separated origins (`https://app.example.com`, `https://*.example.com`) whose pages may frame /embed; unset: none may. */
+  EMBED_ORIGINS: T.String({ default: '' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -78,38 +90,8 @@ const EnvSchema = T.Object({
 
 type Env = Static<typeof EnvSchema>;
 
-export type Config = {
-  port: number;
-  baseUrl: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  adminApiKey: string | undefined;
-  adminEmails: string[];
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  mailTimeoutMs: number;
-  statementCron: string;
-  partnerSignup: 'open' | 'closed' | 'review';
-  holdbackDays: number;
-  approvalCron: string;
-  payoutCron: string;
-  minPayout: string;
-  fraudClicksPerIpHour: number;
-  reviewAbove: string | undefined;
-  webhookTimeoutMs: number;
-  webhookConcurrency: number;
-  webhookAutoRetry: boolean;
-  webhookAllowHttp: boolean;
-  webhookAllowPrivate: boolean;
-  stripeWebhookSecret: string | undefined;
-  stripeSecretKey: string | undefined;
-  paddleWebhookSecret: string | undefined;
-  lemonSqueezyWebhookSecret: string | undefined;
-  trustProxy: number;
-  eventBatch: { maxSize: number; maxWaitMs: number; concurrency: number };
-  stripeApiUrl: string | undefined;
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-};
+/** The settings as the service reads them: derived from the schema through toConfig(). */
+export type Config = ReturnType<typeof toConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -118,9 +100,11 @@ export class ConfigError extends Error {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An origin a Content-Security-Policy source list takes: scheme, host (a leading `*.` allowed), port. */
+const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -138,6 +122,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
   for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);
+  for (const origin of embedOriginsOf(env.EMBED_ORIGINS)) if (!ORIGIN.test(origin)) problems.push(`EMBED_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
   for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON'] as const) {
     try {
       new Cron(env[name], { paused: true }).stop();
@@ -145,20 +130,31 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       problems.push(`${name}: not a valid cron expression (got ${JSON.stringify(env[name])})`);
     }
   }
-  const port = Number(env.PORT);
-  if (problems.length === 0 && (port < 0 || port > 65535)) problems.push(`PORT: must be 0-65535 (got "${env.PORT}")`);
+  for (const [name, schema] of Object.entries(EnvSchema.properties) as [keyof Env, { minimum?: number; maximum?: number }][]) {
+    if (schema.minimum === undefined || schema.maximum === undefined || problems.some((p) => p.startsWith(`${name}:`))) continue;
+    const value = Number(env[name]);
+    if (value < schema.minimum || value > schema.maximum) problems.push(`${name}: must be from ${schema.minimum} to ${schema.maximum} (got "${env[name]}")`);
+  }
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  return toConfig(env, emails);
+}
+
+/** EMBED_ORIGINS as a list: trimmed, lower case, without a trailing slash. */
+const embedOriginsOf = (value: string) => value.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
+
+/** The checked environment as settings: numbers as numbers, names in camelCase. */
+function toConfig(env: Env, adminEmails: string[]) {
   const flag = (v: string | undefined) => v === 'true' || v === '1';
   return {
-    port,
+    port: Number(env.PORT),
     baseUrl: env.BASE_URL.replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     adminApiKey: env.ADMIN_API_KEY,
-    adminEmails: emails,
+    adminEmails,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
-    mailTimeoutMs: Math.max(1, Number(env.MAIL_TIMEOUT_MS)),
+    mailTimeoutMs: Number(env.MAIL_TIMEOUT_MS),
     statementCron: env.STATEMENT_CRON,
     partnerSignup: env.PARTNER_SIGNUP,
     holdbackDays: Number(env.HOLDBACK_DAYS),
@@ -168,7 +164,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     fraudClicksPerIpHour: Number(env.FRAUD_CLICKS_PER_IP_HOUR),
     reviewAbove: env.REVIEW_ABOVE,
     webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS),
-    webhookConcurrency: Math.max(1, Number(env.WEBHOOK_CONCURRENCY)),
+    webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY),
     webhookAutoRetry: flag(env.WEBHOOK_AUTO_RETRY),
     webhookAllowHttp: flag(env.WEBHOOK_ALLOW_HTTP),
     webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE),
@@ -178,17 +174,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     lemonSqueezyWebhookSecret: env.LEMONSQUEEZY_WEBHOOK_SECRET,
     trustProxy: Number(env.TRUST_PROXY),
     eventBatch: {
-      maxSize: Math.min(1000, Math.max(1, Number(env.EVENT_BATCH_MAX))),
+      maxSize: Number(env.EVENT_BATCH_MAX),
       maxWaitMs: Number(env.EVENT_BATCH_WAIT_MS),
-      concurrency: Math.max(1, Number(env.EVENT_BATCH_CONCURRENCY)),
+      concurrency: Number(env.EVENT_BATCH_CONCURRENCY),
     },
     stripeApiUrl: env.STRIPE_API_URL,
+    s3Url: env.S3_URL,
+    embedOrigins: embedOriginsOf(env.EMBED_ORIGINS),
     logLevel: env.LOG_LEVEL,
   };
 }
 
-function describe(schema: { pattern?: string; anyOf?: { const?: unknown }[]; minLength?: number }): string {
+function describe(schema: { pattern?: string; anyOf?: { const?: unknown }[]; minLength?: number; minimum?: number; maximum?: number }): string {
   if (schema.anyOf) return `must be one of ${schema.anyOf.map((s) => JSON.stringify(s.const)).join(', ')}`;
+  if (schema.minimum !== undefined && schema.maximum !== undefined) return `must be a whole number from ${schema.minimum} to ${schema.maximum}`;
   if (schema.pattern) return `must match ${schema.pattern}`;
   if (schema.minLength) return `must not be empty`;
   return 'invalid value';

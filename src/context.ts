@@ -11,6 +11,7 @@ import type { EventInput, EventOutcome } from './modules/events/intake';
 import type { HttpServerRef } from './modules/links/address';
 import type { LinkRuntime } from './modules/links/runtime';
 import type { BillingPlugin, PayoutProvider, PromotionCodeSync } from '../plugins/billing';
+import type { ResourceStores } from '../plugins/storage';
 
 export type AppContext = {
   config: Config;
@@ -30,4 +31,6 @@ export type AppContext = {
   http: HttpServerRef;
   /** The group commit of POST /v1/events and /attribution/events (workflows/group-commit.ts). */
   intake: GroupCommit<EventInput, EventOutcome>;
+  /** Where resource files are kept: PostgreSQL, or S3-compatible storage with S3_URL (plugins/stores). */
+  resourceStores: ResourceStores;
 };

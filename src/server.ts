@@ -9,6 +9,7 @@ import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
 import { createMailWorker, type MailWorker } from './mail/worker';
 import { enabledBillingPlugins } from '../plugins';
+import { createResourceStores } from '../plugins/stores';
 import { manualProvider } from './modules/payouts/provider';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher';
 import { shareLinkHandler } from './routes/redirect';
@@ -37,6 +38,7 @@ export function createContext(config: Config, sql: Sql, log: Logger): AppContext
     links: createLinkRuntime({ sql, log, metrics, fraudClicksPerIpHour: config.fraudClicksPerIpHour }),
     // each batch is written by recordEvents with this context (called once ctx exists)
     intake: createEventIntake({ config, log }, (inputs) => recordEvents(ctx, inputs)),
+    resourceStores: createResourceStores({ s3Url: config.s3Url, sql }),
   };
   return ctx;
 }

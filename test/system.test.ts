@@ -95,10 +95,12 @@ describe('operations endpoints', () => {
     const create = res.body.paths['/v1/partners'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'name']));
     expect(res.body.paths['/v1/partners/{id}']).toBeDefined();
-    // bodies are JSON objects only: no form media types advertised
+    // bodies are JSON objects only: no form media types advertised, but for the one file upload
     const mediaTypes = new Set<string>();
-    for (const item of Object.values<any>(res.body.paths)) for (const op of Object.values<any>(item)) for (const m of Object.keys(op.requestBody?.content ?? {})) mediaTypes.add(m);
-    expect([...mediaTypes]).toEqual(['application/json']);
+    for (const [path, item] of Object.entries<any>(res.body.paths)) {
+      for (const op of Object.values<any>(item)) for (const m of Object.keys(op.requestBody?.content ?? {})) mediaTypes.add(m === 'multipart/form-data' ? `${m} ${path}` : m);
+    }
+    expect([...mediaTypes].sort()).toEqual(['application/json', 'multipart/form-data /v1/resources']);
     const docs = await fetch(`${svc.url}/docs`);
     expect(docs.status).toBe(200);
     // the page in a browser, offline: test/web/docs.test.ts
@@ -165,6 +167,38 @@ describe('configuration', () => {
       const message = (error as Error).message;
       for (const name of Object.keys(bad)) expect(message).toContain(`${name}:`);
     }
+  });
+
+  test('a number out of its range is refused with its name, not changed into another', () => {
+    const out: Record<string, string> = {
+      EVENT_BATCH_MAX: '5000',
+      EVENT_BATCH_CONCURRENCY: '0',
+      WEBHOOK_CONCURRENCY: '0',
+      MAIL_TIMEOUT_MS: '0',
+      PORT: '70000',
+      TRUST_PROXY: '50',
+    };
+    for (const [name, value] of Object.entries(out)) {
+      expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+      try {
+        loadConfig({ [name]: value });
+      } catch (error) {
+        expect((error as ConfigError).problems).toEqual([expect.stringMatching(new RegExp(`^${name}: must be from \\d+ to \\d+ \\(got "${value}"\\)$`))]);
+      }
+    }
+    // the bounds themselves are fine
+    expect(loadConfig({ EVENT_BATCH_MAX: '1000' }).eventBatch.maxSize).toBe(1000);
+    expect(loadConfig({ EVENT_BATCH_MAX: '1' }).eventBatch.maxSize).toBe(1);
+  });
+
+  test('EVENT_BATCH_MAX=5000 stops `bun run start` with its name', async () => {
+    const proc = Bun.spawn(['bun', 'run', 'src/index.ts'], {
+      env: { ...process.env, EVENT_BATCH_MAX: '5000', LOG_LEVEL: 'info', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    expect(await proc.exited).toBe(2);
+    expect(await new Response(proc.stderr).text()).toContain('EVENT_BATCH_MAX: must be from 1 to 1000 (got "5000")');
   });
 
   test('a bad value stops `bun run start` with its name, before touching any database', async () => {

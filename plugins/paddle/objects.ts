@@ -11,6 +11,7 @@ import type {
   ITransactionTotalsNotificationResponse,
 } from '@paddle/paddle-node-sdk';
 import { isKnownCurrency } from '../../src/lib/money';
+import { storableText } from '../../src/lib/storable';
 
 /** The custom data key that carries the service's user id (set at checkout or on the customer). */
 export const USER_ID_KEY = 'service_user_id';
@@ -58,7 +59,7 @@ export function userIdIn(customData: unknown): string | null {
   const value = customData[USER_ID_KEY];
   if (typeof value !== 'string') return null;
   const userId = value.trim();
-  if (userId.length < 1 || userId.length > 255 || userId.includes('\0') || !userId.isWellFormed()) return null;
+  if (userId.length < 1 || userId.length > 255 || !storableText(userId)) return null;
   return userId;
 }
 

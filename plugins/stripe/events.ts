@@ -1,6 +1,7 @@
 // One small mapping per Stripe event type the adapter handles.
 import type { BillingAction, ProviderEvent } from '../billing';
 import { idOf, type StripeCharge, type StripeCustomer, type StripeDiscount, type StripeDispute, type StripeInvoice, type StripeSubscription } from './objects';
+import { storableText } from '../../src/lib/storable';
 
 /** The customer metadata key that carries the service's user id (SPEC section 4). */
 export const USER_ID_KEY = 'service_user_id';
@@ -16,7 +17,7 @@ function customerEvent(event: ProviderEvent, signup: boolean): BillingAction[] {
   const userId = customer.metadata?.[USER_ID_KEY]?.trim();
   if (!userId) return [];
   // a user id the service can store (as identify takes it); anything else is refused whole (400)
-  if (typeof userId !== 'string' || userId.length > 255 || userId.includes('\0') || !userId.isWellFormed()) {
+  if (typeof userId !== 'string' || userId.length > 255 || !storableText(userId)) {
     throw new TypeError(`metadata.${USER_ID_KEY} must be 1-255 characters of text`);
   }
   const actions: BillingAction[] = [{ kind: 'link-customer', customerId: customer.id, userId }];

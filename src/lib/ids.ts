@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   promotionCode: 'pcd',
   email: 'eml',
   group: 'grp',
+  resource: 'rsc',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -2,7 +2,7 @@
 // change that caused it commits; the worker (worker.ts) sends it. Partner emails whose kind the
 // partner turned off are not written at all.
 import type { JSONValue } from 'postgres';
-import type { Tx } from '../db';
+import type { Sql, Tx } from '../db';
 import { newId } from '../lib/ids';
 
 export const EMAIL_CHANNEL = 'partnerd_emails';
@@ -43,4 +43,17 @@ export const ADMINS = '@admins';
 /** One email to each address in ADMIN_EMAILS; answers its id, or null when dedupeKey was used before. */
 export async function enqueueAdminEmail(sql: Tx, input: Omit<EmailInput, 'to' | 'partnerId' | 'notification'>): Promise<string | null> {
   return enqueueEmail(sql, { ...input, to: ADMINS });
+}
+
+/** An email the worker is retrying or gave up on. */
+export type OutboxTrouble = { id: string; template: string; to_address: string; status: string; attempts: number; last_error: string | null; next_attempt_at: Date; created_at: Date };
+
+/** The outbox's recent trouble, newest first: emails retrying (tried at least once) or failed; at most 50. */
+export async function outboxTrouble(sql: Sql): Promise<OutboxTrouble[]> {
+  return [
+    ...(await sql<OutboxTrouble[]>`
+      select id, template, to_address, status, attempts, last_error, next_attempt_at, created_at from email_outbox
+      where status = 'failed' or (status = 'pending' and attempts > 0)
+      order by id desc limit 50`),
+  ];
 }

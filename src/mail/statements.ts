@@ -1,5 +1,7 @@
 // Monthly statements: one email per partner per calendar month (UTC) that saw its commissions move,
-// written in one statement. The dedupe key makes a second run for the same month (another replica,
+// written in one statement. "Earned" is the commissions (not reversed) on the month's sales, counted
+// on the day each sale happened as every report counts them (docs/analytics.md); approved, paid and
+// reversed are what moved in the month. The dedupe key makes a second run for the same month (another replica,
 // a restart, a missed tick caught up) write nothing.
 import type { Tx } from '../db';
 import { newId } from '../lib/ids';
@@ -23,13 +25,14 @@ export async function enqueueMonthlyStatements(sql: Tx, month: string): Promise<
       select ${`${month}-01`}::timestamptz as start, ${`${month}-01`}::timestamptz + interval '1 month' as stop
     ), moved as (
       select c.partner_id, c.currency,
-        sum(c.amount) filter (where c.created_at >= b.start and c.created_at < b.stop) as earned,
+        -- earned on the month's sales (occurred_at: the day the sale happened, docs/analytics.md)
+        sum(c.amount) filter (where c.occurred_at >= b.start and c.occurred_at < b.stop and c.status <> 'reversed') as earned,
         sum(c.amount) filter (where c.approved_at >= b.start and c.approved_at < b.stop) as approved,
         sum(c.amount) filter (where c.paid_at >= b.start and c.paid_at < b.stop) as paid,
         sum(c.amount) filter (where c.reversed_at >= b.start and c.reversed_at < b.stop) as reversed,
         count(*)::int as n
       from commissions c, bounds b
-      where (c.created_at >= b.start and c.created_at < b.stop) or (c.approved_at >= b.start and c.approved_at < b.stop)
+      where (c.occurred_at >= b.start and c.occurred_at < b.stop) or (c.approved_at >= b.start and c.approved_at < b.stop)
          or (c.paid_at >= b.start and c.paid_at < b.stop) or (c.reversed_at >= b.start and c.reversed_at < b.stop)
       group by c.partner_id, c.currency
     ), lines as (

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
 import { forbidden } from '../lib/errors';
 import { paginate, readPage } from '../lib/http';
-import { rejectNul } from '../lib/nul';
+import { rejectUnstorable } from '../lib/storable';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
 import { CampaignParams, CampaignResponses, CreateCampaignBody, ListCampaignsQuery, UpdateCampaignBody } from '../modules/campaigns/model';
 import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updateCampaign } from '../modules/campaigns/service';
@@ -11,7 +11,7 @@ import { createCampaign, getCampaign, listCampaigns, partnerHoldsCampaign, updat
 export function campaignRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Campaigns'] })
     .use(authPlugin(ctx))
-    .onBeforeHandle(rejectNul)
+    .onBeforeHandle(rejectUnstorable)
     .post(
       '/campaigns',
       async ({ body, set }) => {

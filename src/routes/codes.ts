@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
 import { forbidden, invalidField } from '../lib/errors';
 import { paginate, readPage } from '../lib/http';
-import { rejectNul } from '../lib/nul';
+import { rejectUnstorable } from '../lib/storable';
 import { authPlugin, ownPartnerId, requirePartner } from '../modules/auth/plugin';
 import { CodeParams, CodeResponses, CreateCodeBody, ListCodesQuery, UpdateCodeBody } from '../modules/codes/model';
 import { createCode, getCode, listCodes, setCodeArchived } from '../modules/codes/service';
@@ -11,7 +11,7 @@ import { createCode, getCode, listCodes, setCodeArchived } from '../modules/code
 export function codeRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Promotion codes'] })
     .use(authPlugin(ctx))
-    .onBeforeHandle(rejectNul)
+    .onBeforeHandle(rejectUnstorable)
     .post(
       '/codes',
       async ({ body, principal, set }) => {

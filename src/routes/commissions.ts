@@ -32,6 +32,8 @@ export function commissionRoutes(ctx: AppContext) {
           campaignId: query.campaignId,
           from: timeParam(query.from, 'from'),
           to: timeParam(query.to, 'to'),
+          occurredFrom: timeParam(query.occurredFrom, 'occurredFrom'),
+          occurredTo: timeParam(query.occurredTo, 'occurredTo'),
           flagged: query.flagged === undefined ? undefined : query.flagged === 'true',
         });
         const { items, nextCursor } = paginate(rows, page.limit);

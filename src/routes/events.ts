@@ -5,14 +5,15 @@ import type { Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
-import { AppError, invalidField } from '../lib/errors';
+import { AppError, invalidField, invalidFields, problemsOf } from '../lib/errors';
+import { readMetadata } from '../lib/metadata';
 import { paginate, readPage } from '../lib/http';
 import { parseMajor } from '../lib/money';
 import type { EventInput } from '../modules/events/intake';
 import { recordEvents } from '../workflows/record-events';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
 import { recordThroughGroupCommit } from '../workflows/group-commit';
-import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, isMetadata, ListEventsQuery, TrackEventBody } from '../modules/events/model';
+import { BatchEventItem, BatchEventsBody, CreateEventBody, EventResponses, IdempotencyHeaders, ListEventsQuery, TrackEventBody } from '../modules/events/model';
 import { checkIdempotencyKey, listEvents, type EventRecord } from '../modules/events/service';
 
 const eventBody = (e: EventRecord) => ({
@@ -25,16 +26,6 @@ const eventBody = (e: EventRecord) => ({
   createdAt: e.createdAt,
   metadata: e.metadata,
 });
-
-// Same rule as partner metadata: a JSON object of at most 16 KiB.
-const MAX_METADATA_BYTES = 16_384;
-
-function readMetadata(value: unknown): Record<string, unknown> {
-  if (value === undefined) return {};
-  if (!isMetadata(value)) throw invalidField('metadata', 'must be a JSON object');
-  if (Buffer.byteLength(JSON.stringify(value)) > MAX_METADATA_BYTES) throw invalidField('metadata', 'larger than 16 KiB');
-  return value;
-}
 
 /** What a body of POST /v1/events (or a batch item: the same fields) records; the key as sent. */
 function eventInput(body: Static<typeof CreateEventBody>, idempotencyKey: string | undefined): EventInput {
@@ -57,14 +48,7 @@ function eventInput(body: Static<typeof CreateEventBody>, idempotencyKey: string
  * body of POST /v1/events, fields named as there.
  */
 function readBatchItem(item: unknown): EventInput {
-  if (!Value.Check(BatchEventItem, item)) {
-    const details: { field: string; message: string }[] = [];
-    for (const e of Value.Errors(BatchEventItem, item)) {
-      const field = e.path.replace(/^\//, '').replace(/\//g, '.') || '(event)';
-      if (!details.some((d) => d.field === field)) details.push({ field, message: e.message });
-    }
-    throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
-  }
+  if (!Value.Check(BatchEventItem, item)) throw invalidFields(problemsOf(BatchEventItem, item, { root: '(event)' }));
   return eventInput(item, item.idempotencyKey);
 }
 

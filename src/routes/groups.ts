@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
 import { paginate, readPage } from '../lib/http';
-import { rejectNul } from '../lib/nul';
+import { rejectUnstorable } from '../lib/storable';
 import { authPlugin } from '../modules/auth/plugin';
 import { CreateGroupBody, GroupParams, GroupResponses, ListGroupsQuery, UpdateGroupBody } from '../modules/groups/model';
 import { createGroup, getGroup, listGroups, updateGroup } from '../modules/groups/service';
@@ -10,7 +10,7 @@ import { createGroup, getGroup, listGroups, updateGroup } from '../modules/group
 export function groupRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Groups'] })
     .use(authPlugin(ctx))
-    .onBeforeHandle(rejectNul)
+    .onBeforeHandle(rejectUnstorable)
     .post(
       '/groups',
       async ({ body, set }) => {

@@ -3,7 +3,8 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
 import { forbidden, invalidField, notFound } from '../lib/errors';
 import { paginate, readPage } from '../lib/http';
-import { rejectNul } from '../lib/nul';
+import { canonicalIp } from '../lib/ip';
+import { rejectUnstorable } from '../lib/storable';
 import { authPlugin, ownPartnerId } from '../modules/auth/plugin';
 import { clientAddress, CORS_HEADERS } from '../modules/links/address';
 import { CreateLinkBody, IdentifyBody, LinkResponses, ListLinksQuery, RecordClickBody } from '../modules/links/model';
@@ -14,7 +15,7 @@ const preflight = () => new Response(null, { status: 204, headers: CORS_HEADERS 
 export function linkRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Links and clicks'] })
     .use(authPlugin(ctx))
-    .onBeforeHandle(rejectNul)
+    .onBeforeHandle(rejectUnstorable)
     .post(
       '/links',
       async ({ body, principal, set }) => {
@@ -53,13 +54,14 @@ export function linkRoutes(ctx: AppContext) {
     .options('/clicks', preflight, { detail: { hide: true } })
     .post(
       '/clicks',
-      async ({ body, request, set }) => {
+      async ({ body, request, set, principal }) => {
         if (!SLUG_PATTERN.test(body.slug)) throw notFound('link');
+        const ip = clickAddress(body.ip, principal.kind) ?? clientAddress(request, ctx.config.trustProxy, ctx.http.server);
         const rt = ctx.links;
         const target = await rt.cache.get(body.slug.toLowerCase());
         if (!target) throw notFound('link');
         const clickId = await rt.recordClick(target, {
-          ip: body.ip ?? clientAddress(request, ctx.config.trustProxy, ctx.http.server),
+          ip,
           userAgent: body.userAgent ?? request.headers.get('user-agent'),
           referrer: body.referrer ?? request.headers.get('referer'),
         });
@@ -90,3 +92,15 @@ export function linkRoutes(ctx: AppContext) {
     );
 }
 
+
+/**
+ * The visitor's address a server-side caller states: canonical, or a 400 for one that is not an
+ * address. A browser (a publishable key) may not state one: its address is its connection's.
+ */
+function clickAddress(ip: string | undefined, caller: string): string | null {
+  if (ip === undefined) return null;
+  if (caller === 'publishable') throw invalidField('ip', 'only a secret key may set it; a browser\'s address is its connection\'s');
+  const canonical = canonicalIp(ip);
+  if (canonical === null) throw invalidField('ip', 'must be an IPv4 or IPv6 address');
+  return canonical;
+}

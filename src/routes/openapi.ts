@@ -13,7 +13,7 @@ type Operation = {
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
 
 // every API path is also served unprefixed; the document lists the /v1 form once
-const UNPREFIXED_API = /^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution)/;
+const UNPREFIXED_API = /^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution|resources|embed-tokens)/;
 
 // Who may call: each operation lists the schemes it accepts (auth/plugin.ts securityOf)
 const SECURITY_SCHEMES = {
@@ -76,8 +76,10 @@ export function openApiDocument(app: AnyElysia): Document {
  * body schema and have no requestBody here.
  */
 function jsonOnlyBody(operation: Operation): void {
-  const json = operation.requestBody?.content?.['application/json'];
-  if (json) operation.requestBody!.content = { 'application/json': json };
+  const content = operation.requestBody?.content;
+  const json = content?.['application/json'];
+  // the generator's offer is all three media types; a route that writes its own (uploads) keeps it
+  if (json && content['application/x-www-form-urlencoded']) operation.requestBody!.content = { 'application/json': json };
 }
 
 export function openApiRoutes(root: () => AnyElysia) {
@@ -103,7 +105,7 @@ const DELIVERY_HEADERS = [
   header('x-service-signature', 'Lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the endpoint secret (UTF-8).', '5d41402abc4b2a76b9719d911017c592…'),
   header('webhook-id', 'Standard Webhooks: the message id (same as x-service-delivery).', 'evt_01jd8x0000000000000000000a'),
   header('webhook-timestamp', 'Standard Webhooks: Unix time in seconds.', '1767225600'),
-  header('webhook-signature', 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret.', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+  header('webhook-signature', 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, keyed with the base64 part of the secret; within 24 h of a secret rotation a second entry, space-separated, signed with the old secret (any one matching verifies).', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
 ];
 
 /** The OpenAPI 3.1 `webhooks` section: what each subscribed endpoint receives, signed. */

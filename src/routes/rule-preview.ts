@@ -2,7 +2,7 @@
 // Here rather than in campaigns/: the replay is the commission engine's, and campaigns/ may not import it.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../context';
-import { rejectNul } from '../lib/nul';
+import { rejectUnstorable } from '../lib/storable';
 import { authPlugin } from '../modules/auth/plugin';
 import { CampaignParams, CampaignResponses, PreviewBody } from '../modules/campaigns/model';
 import { previewRules } from '../modules/commissions/preview';
@@ -10,7 +10,7 @@ import { previewRules } from '../modules/commissions/preview';
 export function rulePreviewRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Campaigns'] })
     .use(authPlugin(ctx))
-    .onBeforeHandle(rejectNul)
+    .onBeforeHandle(rejectUnstorable)
     .post('/campaigns/:id/preview', ({ params, body }) => previewRules(ctx.sql, { campaignId: params.id, rules: body.rules, days: body.days }), {
       auth: 'campaigns:write',
       params: CampaignParams,

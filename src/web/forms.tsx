@@ -1,6 +1,6 @@
 // Form helpers: fields that show their validation error beside them, and errors read from AppError.
-import { Value } from '@sinclair/typebox/value';
-import { AppError, type FieldProblem } from '../lib/errors';
+import type { TSchema } from '@sinclair/typebox';
+import { AppError, problemsOf, type FieldProblem } from '../lib/errors';
 import { CSRF_FIELD } from './csrf';
 import { fieldWords } from './field-words';
 
@@ -136,13 +136,9 @@ export function formList(body: unknown, name: string, maxLength = 64): string[] 
 }
 
 /** Schema problems of a form, as field -> message (the API's own schemas, so the rules stay one). */
-export function schemaErrors(schema: Parameters<typeof Value.Errors>[0], value: unknown): FormErrors {
-  const out: FormErrors = {};
-  for (const e of Value.Errors(schema, value)) {
-    const field = e.path.replace(/^\//, '') || '_form';
-    out[field] ??= fieldMessage(e.value, e.schema as { format?: string; maxLength?: number });
-  }
-  return out;
+export function schemaErrors(schema: TSchema, value: unknown): FormErrors {
+  const problems = problemsOf(schema, value, { root: '_form', message: (e) => fieldMessage(e.value, e.schema as { format?: string; maxLength?: number }) });
+  return Object.fromEntries(problems.map((p) => [p.field, p.message]));
 }
 
 function fieldMessage(value: unknown, schema: { format?: string; maxLength?: number }): string {

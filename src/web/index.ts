@@ -9,6 +9,10 @@ import { BRAND_COLOR, brandCss } from './brand';
 import { startRoutes } from './start';
 import { unsubscribeRoutes } from './unsubscribe';
 import { notificationRoutes } from './portal/notifications';
+import { embedRoutes } from './embed';
+import { adminKit } from './admin/kit';
+import { adminResourceRoutes } from './admin/resources';
+import { portalResourceRoutes } from './portal/resources';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -52,7 +56,10 @@ export function webRoutes(ctx: AppContext) {
     .use(startRoutes(ctx))
     .use(unsubscribeRoutes(ctx))
     .use(notificationRoutes(ctx))
+    .use(embedRoutes(ctx))
     .use(docsRoutes())
     .use(portalRoutes(ctx))
-    .use(adminRoutes(ctx));
+    .use(portalResourceRoutes(ctx))
+    .use(adminRoutes(ctx))
+    .use(adminResourceRoutes(ctx, adminKit(ctx)));
 }

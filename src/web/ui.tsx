@@ -173,7 +173,7 @@ export const menuId = (prefix: string, id: string) => `${prefix}-${id.replace(/[
  * One KPI card: label, value, and the change against the previous period ("+12% vs previous 30
  * days"), green or red only where `change.good` says which way is good. A link when `href` is given.
  */
-export function Kpi(props: { label: string; value: string; change?: { text: string; good: boolean | null }; versus?: string; href?: string; id?: string }): JSX.Element {
+export function Kpi(props: { label: string; value: string; change?: { text: string; good: boolean | null }; versus?: string; href?: string; id?: string; note?: string }): JSX.Element {
   const tone = props.change?.good === true ? 'up' : props.change?.good === false ? 'down' : 'flat';
   const body = (
     <>
@@ -183,6 +183,13 @@ export function Kpi(props: { label: string; value: string; change?: { text: stri
       <span class="value" safe>
         {props.value}
       </span>
+      {props.note ? (
+        <span class="note kpi-note" safe>
+          {props.note}
+        </span>
+      ) : (
+        ''
+      )}
       {props.change ? (
         <span class={`change ${tone}`} safe>
           {props.versus ? `${props.change.text} vs ${props.versus}` : props.change.text}

@@ -1,7 +1,7 @@
 // One event's checks and idempotency hash, before record-events.ts writes it: what needs no database.
 // A bad input throws its 400 here, before any transaction.
 import { sha256 } from '../lib/crypto';
-import { conflict, invalidField } from '../lib/errors';
+import { conflict } from '../lib/errors';
 import type { EventInput } from '../modules/events/intake';
 import { checkEventInput } from '../modules/events/service';
 
@@ -41,9 +41,6 @@ export type PreparedEvent = { input: EventInput; occurredAt: Date | null; hash: 
 /** The checks of one event that need no database (a bad input throws its 400 here). */
 export function prepareEvent(input: EventInput): PreparedEvent {
   const occurredAt = checkEventInput(input, input.source === 'api' ? 'amount' : 'value');
-  if (input.couponCode !== undefined && (input.couponCode.includes('\0') || !input.couponCode.isWellFormed())) {
-    throw invalidField('couponCode', 'must not contain NUL characters or unpaired surrogates');
-  }
   return { input, occurredAt, hash: requestHash(input, occurredAt), customerEmail: input.customerEmail?.trim() || null };
 }
 

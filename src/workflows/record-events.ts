@@ -5,7 +5,7 @@
 // written in the plugin's own transaction.
 import type { AppContext } from '../context';
 import type { Transaction, Tx } from '../db';
-import { AppError } from '../lib/errors';
+import { AppError, dataExceptionError, isDataException } from '../lib/errors';
 import { idTime, newId } from '../lib/ids';
 import { recordReferrals, resolveAttributions, type Resolution } from '../modules/attribution/service';
 import { accrueCommissions } from '../modules/commissions/accrual';
@@ -67,10 +67,7 @@ export async function recordEvents(ctx: AppContext, inputs: EventInput[], tx?: T
 /** The error answer of one event: its own AppError, a 400 for a value PostgreSQL cannot store, else a logged 500. */
 function failed(ctx: AppContext, error: unknown): EventOutcome {
   if (error instanceof AppError) return { ok: false, error };
-  const code = (error as { code?: unknown } | null)?.code;
-  if (error instanceof Error && error.name === 'PostgresError' && typeof code === 'string' && code.startsWith('22')) {
-    return { ok: false, error: new AppError('invalid_body', 'a value in the event cannot be stored (for example a number out of range)') };
-  }
+  if (isDataException(error)) return { ok: false, error: dataExceptionError() };
   ctx.log.error('event not recorded', { error });
   return { ok: false, error: new AppError('internal', 'internal error') };
 }

@@ -44,6 +44,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /favicon.ico',
   'GET /brand.css',
   'GET /unsubscribe',
+  // the embedded referral page: its signed token is the credential (test/embed/tokens.test.ts)
+  'GET /embed',
   'POST /unsubscribe',
   'GET /r/:slug',
   'GET /client.js',
@@ -127,8 +129,17 @@ const RULES: Record<string, AuthRule> = {
   'POST /links': { scope: 'links:write', ...P },
   // there is no links:read scope: links are partner data
   'GET /links': { scope: 'partners:read', ...P },
+  'GET /links/:id/qr.svg': { scope: 'partners:read', ...P },
+  'GET /links/:id/qr.png': { scope: 'partners:read', ...P },
   'POST /clicks': { scope: 'events:write', publishable: true },
   'POST /identify': { scope: 'events:write', publishable: true },
+  // resources have no scope of their own: they are campaign material
+  'POST /resources': 'campaigns:write',
+  'GET /resources': { scope: 'campaigns:read', ...P },
+  'GET /resources/:id/file': { scope: 'campaigns:read', ...P },
+  'DELETE /resources/:id': 'campaigns:write',
+  // the operator's backend mints embedded pages; a partner may not, not even its own
+  'POST /embed-tokens': 'partners:write',
 };
 
 /** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */
@@ -149,6 +160,8 @@ let commissionId: string;
 let payoutId: string;
 let endpointId: string;
 let deliveryId: string;
+let resourceId: string;
+let linkId: string;
 let apiKeyId: string;
 let eventId: string;
 let slug: string;
@@ -227,6 +240,8 @@ beforeAll(async () => {
   slug = (await created(svc.api('POST', '/v1/links', { body: { campaignId, partnerId: owner } }))).slug;
   codeId = (await created(svc.api('POST', '/v1/codes', { body: { code: 'MATRIX', partnerId: owner, campaignId } }))).id;
   groupId = (await created(svc.api('POST', '/v1/groups', { body: { name: 'Matrix group' } }))).id;
+  resourceId = await newResource();
+  linkId = (await svc.sql`select id from links where slug = ${slug}`)[0]!.id;
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
   eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
@@ -280,6 +295,8 @@ const shared = (): Fixtures => ({
   campaigns: () => campaignId,
   codes: () => codeId,
   groups: () => groupId,
+  resources: () => resourceId,
+  links: () => linkId,
   webhooks: () => endpointId,
   deliveries: () => deliveryId,
   'api-keys': () => apiKeyId,
@@ -304,6 +321,7 @@ function fresh(route: string): Fixtures {
     campaigns: async () => (await created(svc.api('POST', '/v1/campaigns', { body: { name: 'Fresh', destinationUrl: 'https://shop.example.com/', currency: 'USD' } }))).id,
     codes: async () => (await created(svc.api('POST', '/v1/codes', { body: { code: `FRESH-${unique()}`, partnerId: owner, campaignId } }))).id,
     groups: async () => (await created(svc.api('POST', '/v1/groups', { body: { name: 'Fresh group' } }))).id,
+    resources: newResource,
     webhooks: () => (endpoint ??= newEndpoint()),
     deliveries: async () => newDelivery(await (endpoint ??= newEndpoint())),
     'api-keys': async () => (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'to revoke', scopes: ['partners:read'] } }))).id,
@@ -311,6 +329,16 @@ function fresh(route: string): Fixtures {
 }
 
 const unique = () => crypto.randomUUID().slice(0, 8);
+
+/** A file resource of the matrix campaign (the owner holds it; the other partner does not). */
+async function newResource(): Promise<string> {
+  const form = new FormData();
+  form.set('file', new File([new TextEncoder().encode('%PDF-1.4\n%%EOF\n')], 'guide.pdf'));
+  form.set('campaignId', campaignId);
+  const res = await fetch(`${svc.url}/v1/resources`, { method: 'POST', body: form, headers: bearer(svc.adminKey) });
+  if (res.status !== 201) throw new Error(`resource: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
 
 /** Valid bodies, so that validation (which runs before the auth check) never answers first. */
 const BODIES: Record<string, () => unknown> = {
@@ -339,6 +367,8 @@ const BODIES: Record<string, () => unknown> = {
   'POST /links': () => ({ campaignId, partnerId: owner }),
   'POST /clicks': () => ({ slug }),
   'POST /identify': () => ({ userId: `user-${unique()}`, clickIds: [] }),
+  'POST /resources': () => ({ kind: 'text', title: 'Copy', body: 'Try it: {{link}}', campaignId }),
+  'POST /embed-tokens': () => ({ partnerId: owner }),
 };
 
 /** Filters naming the owner: partner routes must refuse them to any other partner. */

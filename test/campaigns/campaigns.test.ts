@@ -73,11 +73,11 @@ describe('creating campaigns', () => {
     expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
   });
 
-  test('unknown fields of a rule are dropped, not stored', async () => {
-    const res = await svc.api('POST', '/v1/campaigns', { body: { ...base, rules: [{ eventType: 'signup', kind: 'flat', amount: '1', bonus: true }] } });
-    expect(res.status).toBe(201);
-    const [row] = await svc.sql`select rules from campaigns where id = ${res.body.id}`;
-    expect(row!.rules).toEqual([{ eventType: 'signup', kind: 'flat', amount: '1' }]);
+  test('an unknown field of a rule is a 400 naming it, no campaign stored', async () => {
+    const res = await svc.api('POST', '/v1/campaigns', { body: { ...base, name: 'Bonus rule', rules: [{ eventType: 'signup', kind: 'flat', amount: '1', bonus: true }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: 'rules.0.bonus', message: 'unknown field' }]);
+    expect((await svc.sql`select count(*)::int as n from campaigns where name = 'Bonus rule'`)[0]!.n).toBe(0);
   });
 
   test('KWD takes 3 decimals', async () => {

@@ -103,6 +103,7 @@ describe('GET /v1/commissions', () => {
       eventType: 'invoice_paid',
       eventValue: 10,
       holdbackDays: 30,
+      occurredAt: expect.stringMatching(/\.\d{3}Z$/),
       createdAt: expect.stringMatching(/\.\d{3}Z$/),
       approvedAt: null,
       paidAt: null,
@@ -123,6 +124,8 @@ describe('GET /v1/commissions', () => {
     ['from the future', 'from=2999-01-01T00:00:00Z', 0],
     ['to the past', 'to=2000-01-01T00:00:00Z', 0],
     ['from the past to the future', 'from=2000-01-01T00:00:00Z&to=2999-01-01T00:00:00Z', 5],
+    ['sold in the future', 'occurredFrom=2999-01-01T00:00:00Z', 0],
+    ['sold from the past to the future', 'occurredFrom=2000-01-01T00:00:00Z&occurredTo=2999-01-01T00:00:00Z', 5],
   ])('filter %s', async (_label, query, count) => {
     const q = query.replace('PARTNER_B', bob).replace('CAMPAIGN_A', campaignA);
     const res = await svc.api('GET', `/v1/commissions?${q}`);
@@ -135,6 +138,7 @@ describe('GET /v1/commissions', () => {
     expect((await svc.api('GET', '/v1/commissions?partnerId=%00')).body.code).toBe('invalid_query');
     expect((await svc.api('GET', '/v1/commissions?campaignId=%ED%A0%80')).status).toBe(400);
     expect((await svc.api('GET', '/v1/commissions?from=yesterday')).body).toMatchObject({ code: 'invalid_query', details: [{ field: 'from' }] });
+    expect((await svc.api('GET', '/v1/commissions?occurredTo=soon')).body).toMatchObject({ code: 'invalid_query', details: [{ field: 'occurredTo' }] });
   });
 
   test('paginates', async () => {

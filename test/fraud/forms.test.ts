@@ -14,6 +14,18 @@ describe('normalizeEmail', () => {
     ['no-at-sign', null],
     ['@example.com', null],
     ['ann@', null],
+    // as the mail providers deliver: one mailbox, one form
+    ['A.nn+promo@gmail.com', 'ann@gmail.com'],
+    ['a.n.n@googlemail.com', 'ann@gmail.com'],
+    ['Ann@GoogleMail.com.', 'ann@gmail.com'],
+    ['ann.b+x@example.com', 'ann.b@example.com'],
+    ['ann@example.com.', 'ann@example.com'],
+    ['"Ann"@example.com', 'ann@example.com'],
+    ['"ann+tag"@example.com', 'ann@example.com'],
+    ['"a.nn"@gmail.com', 'ann@gmail.com'],
+    ['ann@example.com..', 'ann@example.com'],
+    ['ann@.', null],
+    ['...@gmail.com', null],
   ])('%p -> %p', (input, expected) => {
     expect(normalizeEmail(input)).toBe(expected);
   });
@@ -80,7 +92,10 @@ describe('isBotAgent', () => {
     ['python-requests/2.32.3', true],
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', false],
     ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', false],
-    [null, false],
+    // no User-Agent at all is no browser's
+    [null, true],
+    ['', true],
+    ['   ', true],
   ])('%p -> %p', (agent, expected) => {
     expect(isBotAgent(agent)).toBe(expected);
   });

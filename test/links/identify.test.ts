@@ -114,7 +114,7 @@ describe('CORS', () => {
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
     expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
-    const denied = await svc.api('POST', path, { key: null, body: { userId: 'u', slug: 'abc' } });
+    const denied = await svc.api('POST', path, { key: null, body: path.endsWith('identify') ? { userId: 'u' } : { slug: 'abc' } });
     expect(denied.status).toBe(401);
     expect(denied.headers.get('access-control-allow-origin')).toBe('*');
   });

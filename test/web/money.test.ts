@@ -112,7 +112,7 @@ describe('commissions: the list', () => {
     expect(href).toContain('partner=ben%40example.com');
     const csv = await page.evaluate(async (path) => (await fetch(path!)).text(), href);
     const [head, ...lines] = csv.trim().split('\r\n');
-    expect(head).toBe('commission_id,created_at,status,partner_id,partner_name,partner_email,campaign_id,campaign_name,event_id,event_type,user_id,currency,amount,event_value,approved_at,paid_at,reversed_at,reversal_reason,payout_id');
+    expect(head).toBe('commission_id,created_at,status,partner_id,partner_name,partner_email,campaign_id,campaign_name,event_id,event_type,user_id,currency,amount,event_value,approved_at,paid_at,reversed_at,reversal_reason,payout_id,occurred_at');
     expect(lines.map((l) => l.split(',')[0])).toEqual(listed as string[]);
     const eurLine = lines.find((l) => l.startsWith(c.ben3!))!.split(',');
     expect([eurLine[11], eurLine[12], eurLine[13]]).toEqual(['EUR', '40.00', '200.00']);
@@ -550,5 +550,42 @@ describe('payouts: a run that nets a clawback', () => {
     const made = await svc.sql`select partner_id, currency, amount, commission_count, clawback_count from payouts where id > ${before}`;
     expect(Object.fromEntries(made.map((r) => [`${r.partner_id}:${r.currency}`, { amount: formatMoney(r.amount, r.currency), count: r.clawback_count > 0 ? `${r.commission_count} − ${r.clawback_count} clawback` : String(r.commission_count) }]))).toEqual(preview);
     await p.close();
+  });
+});
+
+describe('commissions: the sale date and fraud flags (issue 25)', () => {
+  test('filter by the days the sale happened and by flags; the CSV keeps both; a bad day says so beside its field', async () => {
+    // Ben's first sale happened in January 2025 (recorded today); Ann's second is flagged for review
+    await svc.sql`update commissions set occurred_at = '2025-01-15T10:00:00Z' where id = ${c.ben1!}`;
+    await svc.sql`update commissions set flags = '{review_amount}' where id = ${c.ann2!}`;
+    try {
+      const ids = async () => page.locator('#commissions tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+      await page.goto(`${svc.url}/admin/commissions?from=2025-01-01&to=2025-01-31`);
+      expect(await ids()).toEqual([c.ben1!]);
+      // the row shows when the sale happened
+      expect(await page.textContent(`#commissions tr[data-id="${c.ben1}"] td[data-label="Sale"]`)).toBe('2025-01-15');
+      await page.goto(`${svc.url}/admin/commissions?from=2025-01-16`);
+      expect(await ids()).not.toContain(c.ben1);
+      await page.goto(`${svc.url}/admin/commissions?flagged=yes`);
+      expect(await ids()).toEqual([c.ann2!]);
+      expect(await page.inputValue('select[name=flagged]')).toBe('yes');
+      await page.screenshot({ path: `${ARTIFACTS}commissions-filters-1366.png`, fullPage: true });
+      const csv = await page.evaluate(async (path) => (await fetch(path!)).text(), await page.getAttribute('#csv', 'href'));
+      expect(csv.trim().split('\r\n').slice(1).map((l) => l.split(',')[0])).toEqual([c.ann2!]);
+      await page.goto(`${svc.url}/admin/commissions?flagged=no&from=2025-01-01&to=2025-12-31`);
+      expect(await ids()).toEqual([c.ben1!]);
+      await page.goto(`${svc.url}/admin/commissions?from=2025-02-30`);
+      expect(await page.textContent('#f-from-error')).toContain('YYYY-MM-DD');
+      expect(await ids()).toEqual([]);
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, storageState: await admin.storageState() });
+      const p = await phone.newPage();
+      await p.goto(`${svc.url}/admin/commissions?flagged=yes`);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await p.screenshot({ path: `${ARTIFACTS}commissions-filters-390.png`, fullPage: true });
+      await phone.close();
+    } finally {
+      await svc.sql`update commissions c set occurred_at = e.occurred_at from events e where e.id = c.event_id and c.id = ${c.ben1!}`;
+      await svc.sql`update commissions set flags = '{}' where id = ${c.ann2!}`;
+    }
   });
 });

@@ -125,21 +125,23 @@ describe('the list', () => {
     const row = (await tableRows(page)).find((r) => r.id === ada)!;
     // conversions and revenue: the events attributed to Ada, as her own key sees them
     const key = await svc.partnerKey(ada);
-    const events = (await svc.api('GET', '/v1/events?limit=200', { key })).body.events as { amount: number | null; currency: string | null }[];
+    const events = (await svc.api('GET', '/v1/events?limit=200', { key })).body.events as { userId: string; amount: number | null; currency: string | null }[];
     const revenue = events.filter((e) => e.currency === 'USD').reduce((a, e) => a + BigInt(e.amount ?? 0), 0n);
     const commissions = (await svc.api('GET', `/v1/commissions?partnerId=${ada}&limit=200`)).body.commissions as { amount: string; currency: string; status: string }[];
     const earned = commissions.filter((c) => c.currency === 'USD' && c.status !== 'reversed').reduce((a, c) => a + BigInt(c.amount.replace('.', '')), 0n);
     const [{ n: clicks }] = (await svc.sql`select count(*)::int as n from clicks where partner_id = ${ada}`) as unknown as [{ n: number }];
     expect(num(row.Clicks!)).toBe(clicks);
     expect(clicks).toBe(7); // 4 sales through a click, 2 clicks without a sale, 1 old click
-    expect(num(row.Conversions!)).toBe(events.length);
+    // conversions are customers (first sales): cust-a1's renewal is revenue, not a conversion (docs/analytics.md)
+    expect(num(row.Conversions!)).toBe(new Set(events.map((e) => e.userId)).size);
     expect(events.length).toBe(5);
+    expect(num(row.Conversions!)).toBe(4);
     expect(minor(row.Revenue!)).toBe(revenue);
     expect(row.Revenue).toBe('449.99 USD');
     expect(minor(row.Commissions!)).toBe(earned);
     expect(row.Commissions).toBe('50.00 USD'); // 20 + 20 + 10 (the refunded 40 is left out)
     expect(row.EPC).toBe('7.14 USD'); // 50.00 / 7
-    expect(row.Rate).toBe('71.4%');
+    expect(row.Rate).toBe('57.1%'); // 4 of 7 clicks became customers
     expect(row.Status).toBe('Active');
 
     // the last 30 days leave out the old click
@@ -341,12 +343,43 @@ describe('bulk actions', () => {
   });
 });
 
+describe('the list: every status and filtered clicks (issue 25)', () => {
+  test('the status filter offers every status the list shows; filtered clicks show apart, never in Clicks', async () => {
+    await page.goto(`${svc.url}/admin/partners?range=all`);
+    const options = await page.locator('select[name=status] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(options).toEqual(['', 'applied', 'invited', 'active', 'declined', 'revoked']);
+    await page.goto(`${svc.url}/admin/partners?range=all&status=invited`);
+    expect((await tableRows(page)).map((r) => r.id)).toContain(grace);
+    expect((await page.goto(`${svc.url}/admin/partners?range=all&status=declined`))!.status()).toBe(200);
+    // one of Cy's three clicks was a bot's
+    const [bot] = await svc.sql`select id from clicks where partner_id = ${cy} order by id limit 1`;
+    await svc.sql`update clicks set uncredited_reason = 'bot_click' where id = ${bot!.id}`;
+    try {
+      await page.goto(`${svc.url}/admin/partners?range=all&q=cy%40example.com`);
+      const row = page.locator(`#partners tr[data-id="${cy}"] td[data-label="Clicks"]`);
+      expect(await row.locator('span').first().textContent()).toBe('2');
+      expect(await row.locator('.note.filtered').textContent()).toBe('+1 filtered');
+      await screenshot(page, 'admin-partners-filtered-1366');
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, storageState: await context.storageState() });
+      const p = await phone.newPage();
+      await p.goto(`${svc.url}/admin/partners?range=all&q=cy%40example.com`);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await screenshot(p, 'admin-partners-filtered-390');
+      await phone.close();
+      await page.goto(`${svc.url}/admin/partners/${cy}?range=all`);
+      expect(await page.locator('#kpis .kpi').first().locator('.kpi-note').textContent()).toBe('+1 filtered');
+    } finally {
+      await svc.sql`update clicks set uncredited_reason = null where id = ${bot!.id}`;
+    }
+  });
+});
+
 describe('the partner page', () => {
   test('totals, per-link numbers and referred customers agree with the API', async () => {
     await page.goto(`${svc.url}/admin/partners/${ada}?range=all`);
     expect(await page.textContent('#partner-status')).toBe('Active');
     const kpis = await page.locator('#kpis .kpi .value').allTextContents();
-    expect(kpis).toEqual(['7', '5', '71.4%', '449.99 USD', '50.00 USD', '7.14 USD']);
+    expect(kpis).toEqual(['7', '4', '57.1%', '449.99 USD', '50.00 USD', '7.14 USD']);
     // money by status per currency
     const usdRow = await page.locator('#money tr[data-currency=USD] td').allTextContents();
     expect(usdRow).toEqual(['USD', '449.99 USD', '50.00 USD', '0.00 USD', '0.00 USD', '40.00 USD']);

@@ -1,6 +1,6 @@
 // The admin webhook pages in a real browser, against a real receiver on 127.0.0.1: health badges on
-// the endpoint list, editing an endpoint, rotating its secret (confirmed first; the old secret stops
-// verifying, the new one verifies), the exact payload of a delivery, and deleting for good (confirmed
+// the endpoint list, editing an endpoint, rotating its secret (confirmed first; the old secret signs beside the new
+// one for 24 hours only), the exact payload of a delivery, and deleting for good (confirmed
 // first). Each action is checked in the database. Screenshots at 1366x900 and 390x844.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -113,13 +113,14 @@ describe('an endpoint', () => {
     expect(await page.isChecked('#edit-form input[name=events][value="*"]')).toBe(false);
   });
 
-  test('rotate the secret: confirmed first, shown once; the old secret no longer verifies a delivery, the new one does', async () => {
+  test('rotate the secret: confirmed first, shown once; the service signature is the new secret\'s at once, the old secret only signs beside it for 24 hours', async () => {
     await page.goto(`${svc.url}/admin/webhooks/${ids.healthy}`);
     expect(await page.textContent('#endpoint-health')).toBe('Healthy');
     await page.click('a[data-dialog=rotate-dialog]');
     const dialog = page.locator('dialog#rotate-dialog');
     expect(await dialog.isVisible()).toBe(true);
     expect(await dialog.locator('h2').textContent()).toBe('Rotate the signing secret of CRM');
+    expect(await dialog.textContent()).toContain('signed with both the new and the old one');
     await screenshot(page, 'webhook-rotate-dialog-1366');
     expect((await svc.sql`select secret from webhook_endpoints where id = ${ids.healthy}`)[0]!.secret).toBe(healthySecret);
     // a post without the confirmation answers the confirm page and changes nothing

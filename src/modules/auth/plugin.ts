@@ -107,11 +107,16 @@ export function readCookie(request: Request, name: string): string | undefined {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 // Cookies ride along on cross-site requests; a state change made with a session must come from
-// our own origin. Browsers always send Origin (or Sec-Fetch-Site) on such requests.
+// our own origin. Browsers send Origin (and Sec-Fetch-Site) on such requests: a write carrying
+// neither did not come from our pages (an old browser, a form posted by a plugin, a script), so it
+// is refused too; scripts use an API key.
 export function refuseCrossSite(ctx: AppContext, request: Request): void {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');
+  if (!origin && !site) {
+    throw new AppError('forbidden', 'a change made with a session cookie must come from this site (the request has neither Origin nor Sec-Fetch-Site); scripts use an API key');
+  }
   const own = new URL(ctx.config.baseUrl).origin;
   if ((origin && origin !== own) || (site && site !== 'same-origin' && site !== 'none')) {
     throw new AppError('forbidden', 'cross-site request refused');

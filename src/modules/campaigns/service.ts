@@ -2,7 +2,7 @@
 import type { JSONValue } from 'postgres';
 import type { Sql, Tx } from '../../db';
 import { EXPONENTS, isKnownCurrency, numberText, PERCENT_SCALE, scaleDecimal } from '../../lib/money';
-import { AppError, notFound, type FieldProblem } from '../../lib/errors';
+import { AppError, invalidFields, notFound, type FieldProblem } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import type { CampaignRecord } from './model';
@@ -78,7 +78,7 @@ export function amountProblems(rules: Rule[], currency: string, field = 'rules',
 export const UNKNOWN_CURRENCY = 'unknown currency: give an ISO 4217 code in upper case, such as USD or EUR';
 
 export function throwProblems(problems: FieldProblem[]): void {
-  if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+  if (problems.length > 0) throw invalidFields(problems);
 }
 
 function check(input: { destinationUrl?: string; currency?: string; rules?: Rule[]; recruiterPercent?: number | null }, currentCurrency?: string) {

@@ -71,6 +71,8 @@ export type CommissionRow = {
   event_type: string;
   event_value: bigint | null;
   holdback_days: number;
+  /** the event's occurredAt: the day the commission counts on (docs/analytics.md) */
+  occurred_at: string;
   flags: Flag[];
   flag_evidence: unknown;
   rule_source: RuleSource;
@@ -199,6 +201,7 @@ function directRow(
     // the event's value is only recorded in the commission's currency
     event_value: event.currency === c.currency ? event.amount : null,
     holdback_days: c.holdbackDays,
+    occurred_at: event.occurredAt.toISOString(),
     rule_source: c.source,
     source_commission_id: null,
   };

@@ -182,12 +182,12 @@ async function writeRows(sql: Tx, attributions: AttributionRow[], rows: Commissi
     writes.push(
       sql`
         insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency, event_type, event_value,
-                                 holdback_days, flags, flag_evidence, rule_source, source_commission_id)
+                                 holdback_days, occurred_at, flags, flag_evidence, rule_source, source_commission_id)
         select id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency, event_type, event_value,
-               holdback_days, flags, flag_evidence, rule_source, source_commission_id
+               holdback_days, occurred_at, flags, flag_evidence, rule_source, source_commission_id
         from jsonb_to_recordset(${sql.json(json as never)}) as r(
           id text, attribution_id text, event_id text, partner_id text, campaign_id text, user_id text, amount bigint, currency text,
-          event_type text, event_value bigint, holdback_days int, flags text[], flag_evidence jsonb, rule_source text, source_commission_id text)`.execute(),
+          event_type text, event_value bigint, holdback_days int, occurred_at timestamptz, flags text[], flag_evidence jsonb, rule_source text, source_commission_id text)`.execute(),
       sql`
         insert into commission_transitions (commission_id, from_status, to_status, actor)
         select id, null, 'accrued', 'pipeline' from unnest(${rows.map((r) => r.id)}::text[]) with ordinality as r(id, n) order by n`.execute(),

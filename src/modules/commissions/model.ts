@@ -14,6 +14,8 @@ export const ListCommissionsQuery = t.Object({
   campaignId: t.Optional(IdText),
   from: t.Optional(t.String({ maxLength: 40, description: 'createdAt at or after (ISO 8601).' })),
   to: t.Optional(t.String({ maxLength: 40, description: 'createdAt before (ISO 8601).' })),
+  occurredFrom: t.Optional(t.String({ maxLength: 40, description: 'occurredAt (when the sale happened) at or after (ISO 8601).' })),
+  occurredTo: t.Optional(t.String({ maxLength: 40, description: 'occurredAt (when the sale happened) before (ISO 8601).' })),
   flagged: QueryEnum(['true', 'false'], { description: '`true`: only commissions with fraud flags; `false`: only those without.' }),
   ...PageQuery,
 });
@@ -42,6 +44,7 @@ export const CommissionRecord = t.Object({
   eventType: t.String(),
   eventValue: t.Nullable(t.Number({ description: "The event's value in major units; null when the event had none in this currency." })),
   holdbackDays: t.Number({ multipleOf: 1, minimum: 0 }),
+  occurredAt: t.String({ format: 'date-time', description: "When the sale happened: its event's occurredAt (the day it counts on in every report)." }),
   createdAt: Timestamp,
   approvedAt: t.Nullable(Timestamp),
   paidAt: t.Nullable(Timestamp),

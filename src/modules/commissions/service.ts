@@ -16,7 +16,7 @@ export type Commission = typeof CommissionRecord.static;
 /** The columns a CommissionRow holds, for `select ${sql(COMMISSION_COLUMNS)}`. */
 export const COMMISSION_COLUMNS = [
   'id', 'status', 'partner_id', 'campaign_id', 'attribution_id', 'event_id', 'user_id', 'amount', 'currency', 'event_type',
-  'event_value', 'holdback_days', 'created_at', 'approved_at', 'paid_at', 'reversed_at', 'reversal_reason', 'payout_id', 'flags',
+  'event_value', 'holdback_days', 'occurred_at', 'created_at', 'approved_at', 'paid_at', 'reversed_at', 'reversal_reason', 'payout_id', 'flags',
   'rule_source', 'source_commission_id',
 ] as const;
 
@@ -33,6 +33,7 @@ export type CommissionRow = {
   event_type: string;
   event_value: bigint | null;
   holdback_days: number;
+  occurred_at: Date;
   created_at: Date;
   approved_at: Date | null;
   paid_at: Date | null;
@@ -58,6 +59,7 @@ export function toCommission(row: CommissionRow): Commission {
     eventType: row.event_type,
     eventValue: row.event_value === null ? null : minorToNumber(row.event_value, row.currency),
     holdbackDays: row.holdback_days,
+    occurredAt: iso(row.occurred_at)!,
     createdAt: iso(row.created_at)!,
     approvedAt: iso(row.approved_at),
     paidAt: iso(row.paid_at),
@@ -78,10 +80,13 @@ export type CommissionFilter = {
   campaignId?: string;
   from?: Date;
   to?: Date;
+  /** on occurredAt: when the sale happened */
+  occurredFrom?: Date;
+  occurredTo?: Date;
   flagged?: boolean;
 };
 
-/** Newest first; `from` is inclusive and `to` exclusive, both on createdAt. */
+/** Newest first; `from` is inclusive and `to` exclusive, both on createdAt; `occurredFrom` / `occurredTo` the same on occurredAt. */
 export async function listCommissions(sql: Sql, filter: CommissionFilter): Promise<Commission[]> {
   const rows = await sql<CommissionRow[]>`
     select ${sql([...COMMISSION_COLUMNS])} from commissions
@@ -91,6 +96,8 @@ export async function listCommissions(sql: Sql, filter: CommissionFilter): Promi
       ${filter.campaignId ? sql`and campaign_id = ${filter.campaignId}` : sql``}
       ${filter.from ? sql`and created_at >= ${filter.from}` : sql``}
       ${filter.to ? sql`and created_at < ${filter.to}` : sql``}
+      ${filter.occurredFrom ? sql`and occurred_at >= ${filter.occurredFrom}` : sql``}
+      ${filter.occurredTo ? sql`and occurred_at < ${filter.occurredTo}` : sql``}
       ${filter.flagged === undefined ? sql`` : filter.flagged ? sql`and flags <> '{}'` : sql`and flags = '{}'`}
       ${filter.cursor ? sql`and id < ${filter.cursor}` : sql``}
     order by id desc

@@ -1,6 +1,7 @@
 // Request schemas of the event intake: the /v1 form (minor units) and the attribution form (major units).
 import { t } from 'elysia';
 import { ErrorResponse, errors, listOf, PageQuery, Timestamp } from '../../lib/http';
+import { strictSchema } from '../../lib/strict-body';
 import { ATTRIBUTION_STATUSES, MODELS } from '../attribution/models';
 
 const UserId = t.String({ minLength: 1, maxLength: 255, description: 'The id the browser client passed to identify.' });
@@ -25,8 +26,8 @@ const CustomerEmail = t.Optional(
     }),
   ),
 );
-// Checked in the handler (isMetadata): the app's body normalisation would turn a string into {"0": ...} for a t.Record.
-const Metadata = t.Unknown({ description: 'Object, free-form; commission rules can match on it.' });
+// Checked in the handler (lib/metadata.ts readMetadata): the app's body normalisation would turn a string into {"0": ...} for a t.Record.
+const Metadata = t.Unknown({ description: 'Object, free-form, at most 16 KiB and 32 levels deep; commission rules can match on it.' });
 
 export const CreateEventBody = t.Object(
   {
@@ -58,8 +59,8 @@ export const TrackEventBody = t.Object(
 /** The most events one POST /v1/events/batch takes. */
 export const MAX_BATCH_EVENTS = 1000;
 
-/** One item of POST /v1/events/batch: the body of POST /v1/events plus its Idempotency-Key. */
-export const BatchEventItem = t.Object({
+/** One item of POST /v1/events/batch: the body of POST /v1/events plus its Idempotency-Key; unknown fields refused. */
+export const BatchEventItem = strictSchema(t.Object({
   ...CreateEventBody.properties,
   idempotencyKey: t.Optional(
     t.String({
@@ -69,7 +70,7 @@ export const BatchEventItem = t.Object({
       examples: ['order-1042'],
     }),
   ),
-});
+}));
 
 // Items are checked one by one in the handler (BatchEventItem), so that one bad item fails alone.
 export const BatchEventsBody = t.Object({
@@ -168,8 +169,3 @@ export const EventResponses = {
   track: { 201: AttributionResult, 200: AttributionResult, ...errors(400, 401, 403, 409, 413) },
   list: { 200: EventList, ...errors(400, 401, 403) },
 };
-
-/** Metadata must be a plain JSON object (not an array, not null). */
-export function isMetadata(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}

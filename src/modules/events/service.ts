@@ -3,7 +3,9 @@
 // src/workflows/record-event.ts.
 import type { Sql } from '../../db';
 import { AppError, invalidField } from '../../lib/errors';
+import { checkMetadata } from '../../lib/metadata';
 import { exponentOf } from '../../lib/money';
+import { checkStorable } from '../../lib/storable';
 import { iso } from '../../lib/time';
 import type { AttributionModel, AttributionStatus } from '../attribution/models';
 import type { ListedEvent } from './model';
@@ -31,22 +33,6 @@ export type EventRow = {
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
-
-/** PostgreSQL text and jsonb hold neither NUL characters nor unpaired UTF-16 surrogates. */
-function storableText(value: string): boolean {
-  return !value.includes('\0') && value.isWellFormed();
-}
-
-function storableJson(value: unknown): boolean {
-  if (typeof value === 'string') return storableText(value);
-  if (Array.isArray(value)) return value.every(storableJson);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).every(([key, inner]) => storableText(key) && storableJson(inner));
-  }
-  return true;
-}
-
 /** Field rules the schema cannot say: currency with amount, known currency, a real timestamp. */
 export function checkEventInput(
   input: {
@@ -57,13 +43,15 @@ export function checkEventInput(
     occurredAt?: string;
     metadata: Record<string, unknown>;
     customerEmail?: string | null;
+    couponCode?: string;
   },
   amountField: string,
 ): Date | null {
-  if (!storableText(input.userId)) throw invalidField('userId', UNSTORABLE);
-  if (!storableText(input.type)) throw invalidField('type', UNSTORABLE);
-  if (input.customerEmail && !storableText(input.customerEmail)) throw invalidField('customerEmail', UNSTORABLE);
-  if (!storableJson(input.metadata)) throw invalidField('metadata', UNSTORABLE);
+  checkStorable('userId', input.userId);
+  checkStorable('type', input.type);
+  if (input.customerEmail) checkStorable('customerEmail', input.customerEmail);
+  if (input.couponCode !== undefined) checkStorable('couponCode', input.couponCode);
+  checkMetadata(input.metadata);
   if (input.amount !== null && input.currency === null) throw invalidField('currency', `required when ${amountField} is set`);
   if (input.amount === null && input.currency !== null) throw invalidField(amountField, 'required when currency is set');
   if (input.currency !== null) exponentOf(input.currency, 'currency');

@@ -11,18 +11,32 @@ export type Flag = (typeof FLAGS)[number];
 /** Why a click is kept but never credited. */
 export type UncreditedReason = 'bot_click' | 'click_flood';
 
+/** Providers that ignore dots in the local part, and the domain their other name stands for. */
+const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
 /**
- * The form two emails are compared in: trimmed, lower case, without a `+tag` in the local part
- * (`Ann+1@Example.com` -> `ann@example.com`). Null when it is not an email.
+ * The form two emails are compared in, as the mail providers deliver them: one mailbox, one form.
+ * Trimmed; a quoted local part unquoted (`"ann"@x` is `ann@x`); lower case; a `+tag` dropped
+ * everywhere; a trailing dot on the domain dropped (`example.com.`); at Gmail, dots in the local
+ * part dropped and googlemail.com read as gmail.com (`A.nn+x@googlemail.com` -> `ann@gmail.com`).
+ * Null when it is not an email.
  */
 export function normalizeEmail(email: string): string | null {
-  const value = email.trim().toLowerCase();
+  const value = email.trim();
   const at = value.lastIndexOf('@');
   if (at <= 0 || at === value.length - 1) return null;
-  const local = value.slice(0, at);
+  let local = value.slice(0, at);
+  if (local.length >= 2 && local.startsWith('"') && local.endsWith('"')) local = local.slice(1, -1).replace(/\\(.)/g, '$1');
+  local = local.toLowerCase();
   const plus = local.indexOf('+');
-  const bare = plus === -1 ? local : local.slice(0, plus);
-  return bare === '' ? null : `${bare}${value.slice(at)}`;
+  if (plus !== -1) local = local.slice(0, plus);
+  let domain = value.slice(at + 1).toLowerCase().replace(/\.+$/, '');
+  const dotless = Object.hasOwn(DOTLESS_DOMAINS, domain) ? DOTLESS_DOMAINS[domain] : undefined;
+  if (dotless) {
+    domain = dotless;
+    local = local.replaceAll('.', '');
+  }
+  return local === '' || domain === '' ? null : `${local}@${domain}`;
 }
 
 /**
@@ -56,9 +70,12 @@ export function networkHash(salt: string, ip: string): string {
 const BOT_CACHE_MAX = 10_000;
 const botCache = new Map<string, boolean>();
 
-/** A user agent of a known bot or crawler (the isbot list). Remembered: agents repeat a lot. */
+/**
+ * A user agent that is no browser's: a known bot or crawler (the isbot list), or none at all (an
+ * empty or blank User-Agent; every browser sends one). Remembered: agents repeat a lot.
+ */
 export function isBotAgent(userAgent: string | null): boolean {
-  if (!userAgent) return false;
+  if (!userAgent || userAgent.trim() === '') return true;
   let bot = botCache.get(userAgent);
   if (bot === undefined) {
     bot = isbot(userAgent);

@@ -1,24 +1,27 @@
 // Who is on the other end of a request: the socket address (Bun's server.requestIP), or with
 // TRUST_PROXY=n the n-th X-Forwarded-For entry from the right (the one the outermost trusted proxy saw).
 import type { Server } from 'bun';
+import { canonicalIp } from '../../lib/ip';
 
 /** Bun's server object, which alone knows a request's socket address: ctx.http, set by serve() once it listens. */
 export type HttpServerRef = { server: Server<unknown> | null };
 
-/** `server`: the server the request came in on (ctx.http.server; null outside a served process). */
+/**
+ * The address in its canonical form (lib/ip.ts: a dual-stack socket's ::ffff:a.b.c.d is a.b.c.d),
+ * or null when there is none; a forwarded entry that is not an address counts as none.
+ * `server`: the server the request came in on (ctx.http.server; null outside a served process).
+ */
 export function clientAddress(request: Request, trustProxy: number, server: Server<unknown> | null | undefined): string | null {
   if (trustProxy > 0) {
     const forwarded = request.headers.get('x-forwarded-for');
     if (forwarded) {
       const hops = forwarded.split(',').map((h) => h.trim()).filter(Boolean);
       const hop = hops[Math.max(0, hops.length - trustProxy)];
-      if (hop) return hop.slice(0, 100);
+      if (hop) return canonicalIp(hop);
     }
   }
   const address = server?.requestIP(request)?.address;
-  if (!address) return null;
-  // a dual-stack socket shows IPv4 visitors as ::ffff:a.b.c.d; hash them as a.b.c.d
-  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+  return address ? canonicalIp(address) : null;
 }
 
 const CORS_PATH = /^(\/v1)?\/(identify|clicks)$/;

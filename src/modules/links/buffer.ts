@@ -5,6 +5,7 @@
 // backlog to shrink, so the one-second durability bound holds at the cost of latency. Identify asks
 // for the clicks it names to be written at once (`writeSoon`) instead of waiting for the timer.
 import type { Sql } from '../../db';
+import { isDataException } from '../../lib/errors';
 import type { Logger } from '../../lib/log';
 
 export type ClickRow = {
@@ -265,6 +266,5 @@ export class ClickBuffer {
 /** The columns written (created_at is the time in the id, derived by the database). */
 
 function refusedForGood(error: unknown): boolean {
-  const code = String((error as { code?: string }).code ?? '');
-  return code.startsWith('22') || code.startsWith('23');
+  return isDataException(error) || (error instanceof Error && error.name === 'PostgresError' && String((error as { code?: string }).code).startsWith('23'));
 }

@@ -28,7 +28,7 @@ export const RecordClickBody = t.Object({
   slug: t.String({ minLength: 1, maxLength: 200 }),
   userAgent: t.Optional(t.String({ maxLength: 2048, description: "The visitor's; defaults to this request's." })),
   referrer: t.Optional(t.String({ maxLength: 2048, description: "The visitor's; defaults to this request's Referer." })),
-  ip: t.Optional(t.String({ maxLength: 100, description: "The visitor's address (stored only hashed); defaults to this request's." })),
+  ip: t.Optional(t.String({ maxLength: 100, description: "The visitor's IPv4 or IPv6 address (stored only hashed); secret keys only. Defaults to this request's (or the trusted proxy's X-Forwarded-For entry); a publishable key may not set it." })),
 });
 
 export const IdentifyBody = t.Object({

@@ -1,6 +1,6 @@
 // Share links, click recording and identify: the rules and the SQL.
 import type { Sql, Tx } from '../../db';
-import { AppError, conflict, forbidden, invalidField, notFound } from '../../lib/errors';
+import { AppError, conflict, forbidden, invalidField, invalidFields, notFound } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { recordIdentityNetwork } from '../fraud/service';
@@ -181,7 +181,7 @@ export async function identify(
   const problems = input.clickIds
     .map((id, i) => (isId('click', id) ? null : { field: `clickIds.${i}`, message: 'not a click id (clk_...)' }))
     .filter((p) => p !== null);
-  if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+  if (problems.length > 0) throw invalidFields(problems);
   const clickIds = [...new Set(input.clickIds)];
   if (clickIds.length > 0) await clicksWritten(clickIds);
   await sql.begin(async (tx: Tx) => {

@@ -2,7 +2,7 @@
 // src/workflows/invite-partner.ts; revoking and reinstating a partner is src/workflows/revoke-partner.ts.
 import type { JSONValue } from 'postgres';
 import type { Sql, Tx } from '../../db';
-import { AppError, conflict, notFound } from '../../lib/errors';
+import { AppError, conflict, invalidFields, notFound } from '../../lib/errors';
 import { idTime, isId, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
 import { iso } from '../../lib/time';
@@ -49,7 +49,7 @@ export function checkNotifications(value: unknown): Partial<Notifications> | und
     if (!(NOTIFICATION_KINDS as readonly string[]).includes(key)) return [{ field: `${field}.${key}`, message: `is not an email kind (${NOTIFICATION_KINDS.join(', ')})` }];
     return typeof on === 'boolean' ? [] : [{ field: `${field}.${key}`, message: 'must be true or false' }];
   });
-  if (details.length > 0) throw new AppError('invalid_body', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+  if (details.length > 0) throw invalidFields(details);
   return value as Partial<Notifications>;
 }
 
@@ -180,7 +180,7 @@ export async function insertPartner(tx: Tx, input: CreatePartnerInput & { invite
   checkMetadata(input.metadata);
   if (input.commissionSnapshot) {
     const problems = ruleProblems(input.commissionSnapshot.rules, 'commissionSnapshot.rules');
-    if (problems.length > 0) throw new AppError('invalid_body', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+    if (problems.length > 0) throw invalidFields(problems);
   }
   const source = input.campaignGrantSource ?? 'admin';
   const networkCreatorId = (input.metadata as Record<string, unknown> | undefined)?.networkCreatorId;

@@ -4,23 +4,25 @@
 import type { Sql } from '../../db';
 import { envelopeBody } from '../webhooks/service';
 import type { PartnerStatus } from '../partners/model';
+import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, within } from './figures';
 
 /** A half-open time range [start, end). */
 export type Span = { start: Date; end: Date };
 
 /**
- * What a campaign (or a partner or link in it) did in a range. A conversion is an attributed event,
- * counted once however many touches it had; revenue sums those events' values; commissions sum the
- * commissions accrued in the range that are not reversed. Money is integer minor units.
+ * What a campaign (or a partner or link in it) did in a range, in the figures of ./figures.ts
+ * (docs/analytics.md): credited clicks (filtered ones apart), converted clicks, first conversions,
+ * the revenue of the range's sales and the commissions earned on them (not reversed), every sale
+ * counted on the day it happened. Money is integer minor units.
  */
-export type Numbers = { clicks: number; conversions: number; revenue: bigint; commissions: bigint };
+export type Numbers = { clicks: number; filteredClicks: number; convertedClicks: number; conversions: number; revenue: bigint; commissions: bigint };
 
 /** Money per currency (percent commissions are in the event's currency, flat ones in the campaign's). */
 export type CurrencyMoney = { currency: string; revenue: bigint; commissions: bigint };
 
 export type CampaignNumbers = Numbers & { campaignId: string; partners: number; money: CurrencyMoney[] };
 
-const ZERO: Numbers = { clicks: 0, conversions: 0, revenue: 0n, commissions: 0n };
+const ZERO: Numbers = { clicks: 0, filteredClicks: 0, convertedClicks: 0, conversions: 0, revenue: 0n, commissions: 0n };
 
 /**
  * Per campaign of `campaignIds`: partners holding it (now), and the range's numbers. `revenue` and
@@ -31,32 +33,38 @@ export async function campaignNumbers(sql: Sql, input: { campaignIds: string[] }
   if (input.campaignIds.length === 0) return out;
   const { start, end } = input;
   const ids = input.campaignIds;
-  const counts = sql<{ id: string; partners: number; clicks: number; conversions: number }[]>`
+  const span = { start, end };
+  const counts = sql<{ id: string; partners: number; clicks: number; filtered: number; converted: number; conversions: number }[]>`
     with k as (
-      select l.campaign_id, count(*)::int as n from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = any(${ids}) and c.created_at >= ${start} and c.created_at < ${end} group by 1
+      select l.campaign_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
+      from links l join clicks c on c.link_id = l.id
+      where l.campaign_id = any(${ids}) ${within(sql, 'c.created_at', span)} group by 1
+    ),
+    cv as (
+      select t.campaign_id, count(distinct t.click_id)::int as n
+      from (${convertedClicks(sql, sql`t.campaign_id = any(${ids})`, span)}) t group by 1
     ),
     v as (
-      select campaign_id, count(distinct event_id)::int as n from attributions
-      where campaign_id = any(${ids}) and created_at >= ${start} and created_at < ${end} group by 1
+      select s.campaign_id, (count(distinct s.user_id) filter (where s.first))::int as n
+      from (${partnerSales(sql, sql`a.campaign_id = any(${ids})`, span, true)}) s group by 1
     ),
     p as (select campaign_id, count(*)::int as n from partner_campaigns where campaign_id = any(${ids}) group by 1)
-    select c.id, coalesce(p.n, 0) as partners, coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions
+    select c.id, coalesce(p.n, 0) as partners, coalesce(k.n, 0) - coalesce(k.filtered, 0) as clicks, coalesce(k.filtered, 0) as filtered,
+           coalesce(cv.n, 0) as converted, coalesce(v.n, 0) as conversions
     from campaigns c
-    left join p on p.campaign_id = c.id left join k on k.campaign_id = c.id left join v on v.campaign_id = c.id
+    left join p on p.campaign_id = c.id left join k on k.campaign_id = c.id left join cv on cv.campaign_id = c.id left join v on v.campaign_id = c.id
     where c.id = any(${ids})`;
   const money = sql<{ campaign_id: string; currency: string; revenue: bigint; commissions: bigint }[]>`
     with r as (
       select x.campaign_id, e.currency, sum(e.amount)::bigint as n
-      from (select distinct campaign_id, event_id from attributions
-            where campaign_id = any(${ids}) and created_at >= ${start} and created_at < ${end}) x
+      from (select distinct campaign_id, event_id from (${partnerSales(sql, sql`a.campaign_id = any(${ids})`, span, true)}) s) x
       join events e on e.id = x.event_id
       where e.amount is not null
       group by 1, 2
     ),
     m as (
-      select campaign_id, currency, sum(amount)::bigint as n from commissions
-      where campaign_id = any(${ids}) and created_at >= ${start} and created_at < ${end} and status <> 'reversed'
+      select x.campaign_id, x.currency, sum(x.amount)::bigint as n from commissions x
+      where x.campaign_id = any(${ids}) ${within(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')}
       group by 1, 2
     )
     select coalesce(r.campaign_id, m.campaign_id) as campaign_id, coalesce(r.currency, m.currency) as currency,
@@ -69,7 +77,17 @@ export async function campaignNumbers(sql: Sql, input: { campaignIds: string[] }
   ]);
   const currencyOf = new Map(currencies.map((c) => [c.id, c.currency]));
   for (const row of countRows) {
-    out.set(row.id, { campaignId: row.id, partners: row.partners, clicks: row.clicks, conversions: row.conversions, revenue: 0n, commissions: 0n, money: [] });
+    out.set(row.id, {
+      campaignId: row.id,
+      partners: row.partners,
+      clicks: row.clicks,
+      filteredClicks: row.filtered,
+      convertedClicks: row.converted,
+      conversions: row.conversions,
+      revenue: 0n,
+      commissions: 0n,
+      money: [],
+    });
   }
   for (const row of moneyRows) {
     const entry = out.get(row.campaign_id);
@@ -101,35 +119,38 @@ export async function campaignPartners(
   input: { campaignId: string; currency: string; limit: number } & Span,
 ): Promise<{ partners: CampaignPartner[]; total: number }> {
   const { campaignId: id, start, end, currency } = input;
+  const span = { start, end };
   const rows = await sql<
-    { id: string; name: string; email: string; status: CampaignPartner['status']; clicks: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
+    { id: string; name: string; email: string; status: CampaignPartner['status']; clicks: number; filtered: number; converted: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
   >`
     with k as (
-      select c.partner_id, count(*)::int as n from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} and c.created_at >= ${start} and c.created_at < ${end} group by 1
+      select c.partner_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
+      from links l join clicks c on c.link_id = l.id
+      where l.campaign_id = ${id} ${within(sql, 'c.created_at', span)} group by 1
     ),
-    x as (
-      select distinct partner_id, event_id from attributions
-      where campaign_id = ${id} and created_at >= ${start} and created_at < ${end}
+    cv as (
+      select t.partner_id, count(distinct t.click_id)::int as n from (${convertedClicks(sql, sql`t.campaign_id = ${id}`, span)}) t group by 1
     ),
     v as (
-      select x.partner_id, count(*)::int as n, coalesce(sum(e.amount) filter (where e.currency = ${currency}), 0)::bigint as revenue
-      from x join events e on e.id = x.event_id group by 1
+      select x.partner_id, (count(distinct x.user_id) filter (where x.first))::int as n,
+        coalesce(sum(e.amount) filter (where e.currency = ${currency}), 0)::bigint as revenue
+      from (${partnerSales(sql, sql`a.campaign_id = ${id}`, span)}) x join events e on e.id = x.event_id group by 1
     ),
     m as (
-      select partner_id, sum(amount)::bigint as n from commissions
-      where campaign_id = ${id} and created_at >= ${start} and created_at < ${end} and status <> 'reversed' and currency = ${currency}
+      select x.partner_id, sum(x.amount)::bigint as n from commissions x
+      where x.campaign_id = ${id} ${within(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')} and x.currency = ${currency}
       group by 1
     )
     select p.id, p.name, p.email,
            partner_status(p) as status,
-           coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
+           coalesce(k.n, 0) - coalesce(k.filtered, 0) as clicks, coalesce(k.filtered, 0) as filtered, coalesce(cv.n, 0) as converted,
+           coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
            coalesce(m.n, 0)::bigint as commissions, count(*) over ()::int as total
     from partner_campaigns pc
     join partners p on p.id = pc.partner_id
-    left join k on k.partner_id = p.id left join v on v.partner_id = p.id left join m on m.partner_id = p.id
+    left join k on k.partner_id = p.id left join cv on cv.partner_id = p.id left join v on v.partner_id = p.id left join m on m.partner_id = p.id
     where pc.campaign_id = ${id}
-    order by coalesce(m.n, 0) desc, coalesce(k.n, 0) desc, p.name, p.id
+    order by coalesce(m.n, 0) desc, coalesce(k.n, 0) - coalesce(k.filtered, 0) desc, p.name, p.id
     limit ${input.limit}`;
   return {
     total: rows[0]?.total ?? 0,
@@ -139,6 +160,8 @@ export async function campaignPartners(
       email: r.email,
       status: r.status,
       clicks: r.clicks,
+      filteredClicks: r.filtered,
+      convertedClicks: r.converted,
       conversions: r.conversions,
       revenue: BigInt(r.revenue),
       commissions: BigInt(r.commissions),
@@ -158,33 +181,42 @@ export async function campaignLinks(
   input: { campaignId: string; currency: string; limit: number } & Span,
 ): Promise<{ links: CampaignLink[]; total: number }> {
   const { campaignId: id, start, end, currency } = input;
+  const span = { start, end };
   const rows = await sql<
-    { id: string; slug: string; partner_id: string; partner_name: string; clicks: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
+    { id: string; slug: string; partner_id: string; partner_name: string; clicks: number; filtered: number; converted: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
   >`
     with k as (
-      select c.link_id, count(*)::int as n from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} and c.created_at >= ${start} and c.created_at < ${end} group by 1
+      select c.link_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
+      from links l join clicks c on c.link_id = l.id
+      where l.campaign_id = ${id} ${within(sql, 'c.created_at', span)} group by 1
+    ),
+    cv as (
+      select c.link_id, count(*)::int as n
+      from (${convertedClicks(sql, sql`t.campaign_id = ${id}`, span)}) t join clicks c on c.id = t.click_id group by 1
     ),
     a as (
-      select a.id, a.event_id, c.link_id from attributions a join clicks c on c.id = a.click_id
-      where a.campaign_id = ${id} and a.created_at >= ${start} and a.created_at < ${end}
+      select a.id, a.event_id, a.user_id, a.occurred_at, c.link_id from attributions a join clicks c on c.id = a.click_id
+      where a.campaign_id = ${id} ${within(sql, 'a.occurred_at', span)}
     ),
     v as (
-      select x.link_id, count(*)::int as n, coalesce(sum(e.amount) filter (where e.currency = ${currency}), 0)::bigint as revenue
-      from (select distinct link_id, event_id from a) x join events e on e.id = x.event_id group by 1
+      select x.link_id, (count(distinct x.user_id) filter (where x.first))::int as n,
+        coalesce(sum(e.amount) filter (where e.currency = ${currency}), 0)::bigint as revenue
+      from (select distinct link_id, event_id, user_id, ${firstSale(sql, 'a.user_id', 'a.occurred_at')} as first from a) x
+      join events e on e.id = x.event_id group by 1
     ),
     m as (
       select a.link_id, sum(m.amount)::bigint as n from commissions m join a on a.id = m.attribution_id
-      where m.status <> 'reversed' and m.currency = ${currency} group by 1
+      where ${earnedCommission(sql, 'm')} and m.currency = ${currency} group by 1
     )
     select l.id, l.slug, l.partner_id, p.name as partner_name,
-           coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
+           coalesce(k.n, 0) - coalesce(k.filtered, 0) as clicks, coalesce(k.filtered, 0) as filtered, coalesce(cv.n, 0) as converted,
+           coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
            coalesce(m.n, 0)::bigint as commissions, count(*) over ()::int as total
     from links l
     join partners p on p.id = l.partner_id
-    left join k on k.link_id = l.id left join v on v.link_id = l.id left join m on m.link_id = l.id
+    left join k on k.link_id = l.id left join cv on cv.link_id = l.id left join v on v.link_id = l.id left join m on m.link_id = l.id
     where l.campaign_id = ${id}
-    order by coalesce(k.n, 0) desc, l.id desc
+    order by coalesce(k.n, 0) - coalesce(k.filtered, 0) desc, l.id desc
     limit ${input.limit}`;
   return {
     total: rows[0]?.total ?? 0,
@@ -194,6 +226,8 @@ export async function campaignLinks(
       partnerId: r.partner_id,
       partnerName: r.partner_name,
       clicks: r.clicks,
+      filteredClicks: r.filtered,
+      convertedClicks: r.converted,
       conversions: r.conversions,
       revenue: BigInt(r.revenue),
       commissions: BigInt(r.commissions),

@@ -7,11 +7,15 @@ import { iso } from '../../lib/time';
 import { COMMISSION_COLUMNS, toCommission, type Commission, type CommissionRow, type CommissionStatus } from '../commissions/service';
 import { direction, type Dir, type SORTS } from './money-shared';
 
-export type CommissionFilter = { status?: CommissionStatus; partnerId?: string; campaignId?: string };
+/** `from` / `to`: when the sale happened (occurredAt, [from, to)); `flagged`: with fraud flags or without. */
+export type CommissionFilter = { status?: CommissionStatus; partnerId?: string; campaignId?: string; from?: Date; to?: Date; flagged?: boolean };
 
 function commissionWhere(sql: Tx, f: CommissionFilter) {
   return sql`
     ${f.status ? sql`and c.status = ${f.status}` : sql``}
+    ${f.from ? sql`and c.occurred_at >= ${f.from}` : sql``}
+    ${f.to ? sql`and c.occurred_at < ${f.to}` : sql``}
+    ${f.flagged === undefined ? sql`` : f.flagged ? sql`and c.flags <> '{}'` : sql`and c.flags = '{}'`}
     ${f.partnerId ? sql`and c.partner_id = ${f.partnerId}` : sql``}
     ${f.campaignId ? sql`and c.campaign_id = ${f.campaignId}` : sql``}`;
 }
@@ -65,7 +69,7 @@ export async function commissionsByIds(sql: Sql, ids: string[]): Promise<Commiss
 export const COMMISSION_CSV_COLUMNS = [
   'commission_id', 'created_at', 'status', 'partner_id', 'partner_name', 'partner_email', 'campaign_id', 'campaign_name',
   'event_id', 'event_type', 'user_id', 'currency', 'amount', 'event_value', 'approved_at', 'paid_at', 'reversed_at',
-  'reversal_reason', 'payout_id',
+  'reversal_reason', 'payout_id', 'occurred_at',
 ] as const;
 
 /** The filtered commissions as CSV, newest first; amounts in major units beside their currency. */
@@ -81,7 +85,7 @@ export function commissionsCsv(sql: Sql, filter: CommissionFilter): ReadableStre
       r.id, iso(r.created_at), r.status, r.partner_id, r.partner_name, r.partner_email, r.campaign_id, r.campaign_name,
       r.event_id, r.event_type, r.user_id, r.currency, formatMinor(r.amount, r.currency),
       r.event_value === null ? '' : formatMinor(r.event_value, r.currency), iso(r.approved_at), iso(r.paid_at), iso(r.reversed_at),
-      r.reversal_reason, r.payout_id,
+      r.reversal_reason, r.payout_id, iso(r.occurred_at),
     ],
   });
 }

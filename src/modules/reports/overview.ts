@@ -1,14 +1,15 @@
 // The admin overview's numbers for a date range: totals (clicks, conversions, revenue, commissions,
 // new partners), money per chart bucket, the top partners, the to-do counts and the setup checklist.
 //
-// Time: a click counts when it was made (its id's time), a partner when created; a conversion, its
-// revenue and its commissions count when the sale happened (events.occurred_at, indexed by 0016), so
-// revenue, commissions and earnings per click of one period belong together even when an event
-// arrived late. Tables keyed by time-sortable ids are filtered on an id range (the primary key's
-// index) as well as on created_at.
+// The figures are those of ./figures.ts (docs/analytics.md): a click counts when it was made (its
+// id's time), a partner when created; a sale, its revenue and its commissions count when the sale
+// happened (events.occurred_at, commissions.occurred_at), so revenue, commissions and earnings per
+// click of one period belong together even when an event arrived late.
 import type { Sql } from '../../db';
-import { idFloor } from '../../lib/ids';
 import { minorToNumber } from '../../lib/money';
+import { convertedClicks, earnedCommission, filteredClick, firstSale, idWithin, within } from './figures';
+
+export { earningsPerClick } from './figures';
 
 export type Period = { start: Date; end: Date };
 
@@ -16,9 +17,16 @@ export type Period = { start: Date; end: Date };
 export type MoneyTotal = { currency: string; revenue: bigint; commissions: bigint };
 
 export type OverviewTotals = {
+  /** Credited clicks (docs/analytics.md): filtered ones left out. */
   clicks: number;
-  /** Attributed events (each once, however many partners shared it). */
+  /** Clicks kept but never credited (bots, floods), counted apart. */
+  filteredClicks: number;
+  /** Credited clicks that became a customer's referral touch: the conversion rate's numerator. */
+  convertedClicks: number;
+  /** First conversions: customers whose first sale happened in the period. */
   conversions: number;
+  /** Attributed sales (each event once, however many partners shared it): renewals too. */
+  sales: number;
   newPartners: number;
   /** Attributed revenue and commissions earned (not reversed), per currency, largest first. */
   money: MoneyTotal[];
@@ -27,18 +35,20 @@ export type OverviewTotals = {
 /** Totals of one period; one statement, each table read once over its range. */
 export async function overviewTotals(sql: Sql, period: Period): Promise<OverviewTotals> {
   const { start, end } = period;
-  const [row] = await sql<{ clicks: number; conversions: number; partners: number; money: { currency: string; revenue: string; commissions: string }[] | null }[]>`
+  const span = { start, end };
+  const [row] = await sql<{ clicks: number; filtered: number; converted: number; conversions: number; sales: number; partners: number; money: { currency: string; revenue: string; commissions: string }[] | null }[]>`
     with ev as not materialized (
-      select e.id, e.amount, e.currency from events e
-      where e.occurred_at >= ${start} and e.occurred_at < ${end} and e.attribution_status = 'attributed'
+      select e.id, e.user_id, e.occurred_at, e.amount, e.currency from events e
+      where e.attribution_status = 'attributed' ${within(sql, 'e.occurred_at', span)}
     ),
     rev as (
       select currency, sum(amount)::bigint as revenue from ev where currency is not null group by currency
     ),
     com as (
+      -- the commissions of the period's sales (their occurred_at is the event's), found by event
       select c.currency, sum(c.amount)::bigint as commissions
       from ev join commissions c on c.event_id = ev.id
-      where c.status <> 'reversed'
+      where ${earnedCommission(sql, 'c')}
       group by c.currency
     ),
     money as (
@@ -46,17 +56,21 @@ export async function overviewTotals(sql: Sql, period: Period): Promise<Overview
       from rev full join com on com.currency = rev.currency
     )
     select
-      (select count(*) from clicks k
-        where k.id >= ${idFloor('click', start)} and k.id < ${idFloor('click', end)})::int as clicks,
-      (select count(*) from ev)::int as conversions,
-      (select count(*) from partners p
-        where p.id >= ${idFloor('partner', start)} and p.id < ${idFloor('partner', end)})::int as partners,
+      (select count(*) from clicks k where true ${idWithin(sql, 'k.id', 'click', span)})::int as clicks,
+      (select count(*) from clicks k where ${filteredClick(sql, 'k')} ${within(sql, 'k.created_at', span)})::int as filtered,
+      (select count(*) from (${convertedClicks(sql, sql`true`, span)}) x)::int as converted,
+      (select count(distinct ev.user_id) from ev where ${firstSale(sql, 'ev.user_id', 'ev.occurred_at')})::int as conversions,
+      (select count(*) from ev)::int as sales,
+      (select count(*) from partners p where true ${idWithin(sql, 'p.id', 'partner', span)})::int as partners,
       (select json_agg(json_build_object('currency', currency, 'revenue', revenue::text, 'commissions', commissions::text)
                        order by commissions desc, revenue desc, currency)
         from money) as money`;
   return {
-    clicks: row!.clicks,
+    clicks: row!.clicks - row!.filtered,
+    filteredClicks: row!.filtered,
+    convertedClicks: row!.converted,
     conversions: row!.conversions,
+    sales: row!.sales,
     newPartners: row!.partners,
     money: (row!.money ?? []).map((m) => ({ currency: m.currency, revenue: BigInt(m.revenue), commissions: BigInt(m.commissions) })),
   };
@@ -131,7 +145,10 @@ export type LeaderRow = {
   partnerId: string;
   name: string;
   email: string;
+  /** Credited clicks. */
   clicks: number;
+  filteredClicks: number;
+  /** First conversions (customers). */
   conversions: number;
   /** Minor units of the overview's currency: the full amount of each sale the partner shared in. */
   revenue: bigint;
@@ -142,36 +159,44 @@ export type LeaderRow = {
 /** The top partners of a period by commissions earned in `currency` (then revenue, conversions, clicks). */
 export async function topPartners(sql: Sql, input: Period & { currency: string; limit: number }): Promise<LeaderRow[]> {
   const { start, end, currency } = input;
-  const rows = await sql<{ id: string; name: string; email: string; clicks: number; conversions: number; revenue: bigint; commissions: bigint }[]>`
+  const span = { start, end };
+  const rows = await sql<{ id: string; name: string; email: string; clicks: number; filtered: number; conversions: number; revenue: bigint; commissions: bigint }[]>`
     with ev as not materialized (
-      select e.id, e.amount, e.currency from events e
-      where e.occurred_at >= ${start} and e.occurred_at < ${end} and e.attribution_status = 'attributed'
+      select e.id, e.user_id, e.occurred_at, e.amount, e.currency from events e
+      where e.attribution_status = 'attributed' ${within(sql, 'e.occurred_at', span)}
     ),
     shared as (
-      select distinct a.partner_id, ev.id, ev.amount, ev.currency from ev join attributions a on a.event_id = ev.id
+      select distinct a.partner_id, ev.id, ev.user_id, ev.amount, ev.currency, ${firstSale(sql, 'ev.user_id', 'ev.occurred_at')} as first
+      from ev join attributions a on a.event_id = ev.id
     ),
     conv as (
-      select partner_id, count(*)::int as n, coalesce(sum(amount) filter (where currency = ${currency}), 0)::bigint as revenue
+      select partner_id, (count(distinct user_id) filter (where first))::int as n,
+        coalesce(sum(amount) filter (where currency = ${currency}), 0)::bigint as revenue
       from shared group by partner_id
     ),
     com as (
       select c.partner_id, sum(c.amount)::bigint as n from ev join commissions c on c.event_id = ev.id
-      where c.currency = ${currency} and c.status <> 'reversed' group by c.partner_id
+      where c.currency = ${currency} and ${earnedCommission(sql, 'c')} group by c.partner_id
     ),
     -- one short index-only range per partner (clicks_partner) rather than a pass over the period's clicks
     clk as (
       select p.id as partner_id, k.n from partners p
       cross join lateral (
-        select count(*)::int as n from clicks k where k.partner_id = p.id and k.created_at >= ${start} and k.created_at < ${end}
+        select count(*)::int as n from clicks k where k.partner_id = p.id ${within(sql, 'k.created_at', span)}
       ) k
       where k.n > 0
     ),
+    flt as (
+      select k.partner_id, count(*)::int as n from clicks k
+      where ${filteredClick(sql, 'k')} ${within(sql, 'k.created_at', span)} group by k.partner_id
+    ),
     who as (select partner_id from conv union select partner_id from com union select partner_id from clk)
-    select p.id, p.name, p.email, coalesce(clk.n, 0) as clicks, coalesce(conv.n, 0) as conversions,
-           coalesce(conv.revenue, 0)::bigint as revenue, coalesce(com.n, 0)::bigint as commissions
+    select p.id, p.name, p.email, coalesce(clk.n, 0) - coalesce(flt.n, 0) as clicks, coalesce(flt.n, 0) as filtered,
+           coalesce(conv.n, 0) as conversions, coalesce(conv.revenue, 0)::bigint as revenue, coalesce(com.n, 0)::bigint as commissions
     from who
     join partners p on p.id = who.partner_id
     left join clk on clk.partner_id = who.partner_id
+    left join flt on flt.partner_id = who.partner_id
     left join conv on conv.partner_id = who.partner_id
     left join com on com.partner_id = who.partner_id
     order by commissions desc, revenue desc, conversions desc, clicks desc, p.id
@@ -181,17 +206,11 @@ export async function topPartners(sql: Sql, input: Period & { currency: string; 
     name: r.name,
     email: r.email,
     clicks: r.clicks,
+    filteredClicks: r.filtered,
     conversions: r.conversions,
     revenue: BigInt(r.revenue),
     commissions: BigInt(r.commissions),
   }));
-}
-
-/** Earnings per click in minor units, rounded half up; null without clicks. Integers only. */
-export function earningsPerClick(commissions: bigint, clicks: number): bigint | null {
-  if (clicks <= 0) return null;
-  const n = BigInt(clicks);
-  return (commissions * 2n + n) / (2n * n);
 }
 
 export type TodoCounts = {

@@ -1,27 +1,22 @@
 // Partner reports for the admin pages: the partners list with each partner's numbers over a date
 // range, one partner's totals, its links' numbers and the customers it brought. One query per table.
 //
-// What the numbers mean (docs/web.md says the same to readers):
-// - clicks: clicks recorded on the partner's links in the range;
-// - conversions: events attributed to the partner in the range, each counted once however many of
-//   its touches were the partner's (as the overview counts them);
-// - revenue: the full amount of those events in the chosen currency (not split across touches);
-// - commissions: the partner's commissions created in the range in the chosen currency, reversed
-//   ones left out; EPC = those commissions / clicks.
-// Times are when a row was recorded (clicks, attributions and commissions carry their id's time).
-// Money is never added across currencies: every sum names one currency.
+// The numbers are the figures of ./figures.ts (docs/analytics.md): credited clicks (filtered ones
+// counted apart), first conversions, converted clicks, revenue of the range's sales and commissions
+// earned on them, each counted on the day the sale happened (occurredAt), never on the day its rows
+// were written. Money is never added across currencies: every sum names one currency.
 import type { Sql } from '../../db';
-import { idFloor } from '../../lib/ids';
 import type { PartnerStatus } from '../partners/model';
+import { convertedClicks, earnedCommission, filteredClick, partnerSales, within, type Span } from './figures';
 
-/** A half-open time range; `start` null is all time. */
-export type Span = { start: Date | null; end: Date };
+export type { Span };
+export { referredCustomers, type CustomerState, type ReferredCustomer } from './customers';
 
 export const PARTNER_SORT_KEYS = ['name', 'status', 'created', 'clicks', 'conversions', 'rate', 'revenue', 'commissions', 'epc'] as const;
 export type PartnerSortKey = (typeof PARTNER_SORT_KEYS)[number];
 
-/** The list's status filter, in the words the page shows (an invited partner is `pending` in the API). */
-export const PARTNER_STATUS_FILTERS = ['invited', 'active', 'revoked'] as const;
+/** The list's status filter, in the words the page shows (an invited partner is `pending` in the API): every status it can show. */
+export const PARTNER_STATUS_FILTERS = ['applied', 'invited', 'active', 'declined', 'revoked'] as const;
 export type PartnerStatusFilter = (typeof PARTNER_STATUS_FILTERS)[number];
 
 export type PartnerStatsRow = {
@@ -35,7 +30,13 @@ export type PartnerStatsRow = {
   billingConnectAccountId: string | null;
   /** the partner's group, null: none */
   groupId: string | null;
+  /** credited clicks */
   clicks: number;
+  /** clicks filtered as bots or floods, counted apart */
+  filteredClicks: number;
+  /** credited clicks that became a customer's referral touch (the conversion rate's numerator) */
+  convertedClicks: number;
+  /** first conversions: customers whose first sale is in the range */
   conversions: number;
   /** minor units of the chosen currency */
   revenue: bigint;
@@ -53,17 +54,16 @@ type StatsQueryRow = {
   billing_connect_account_id: string | null;
   group_id: string | null;
   clicks: number;
+  filtered: number;
+  converted: number;
   conversions: number;
   revenue: bigint;
   commissions: bigint;
   total: number;
 };
 
-const idRange = (sql: Sql, column: string, kind: 'attribution' | 'commission', span: Span) =>
-  sql`${span.start ? sql`and ${sql(column)} >= ${idFloor(kind, span.start)}` : sql``} and ${sql(column)} < ${idFloor(kind, span.end)}`;
-
 /** The list's status filter: "invited" is the status `pending` (never an application waiting or declined). */
-const STATUS_OF_FILTER: Record<PartnerStatusFilter, PartnerStatus> = { invited: 'pending', active: 'active', revoked: 'revoked' };
+const STATUS_OF_FILTER: Record<PartnerStatusFilter, PartnerStatus> = { applied: 'applied', invited: 'pending', active: 'active', declined: 'declined', revoked: 'revoked' };
 const statusFilter = (sql: Sql, status: PartnerStatusFilter | undefined) =>
   status === undefined ? sql`` : sql`and partner_status(p) = ${STATUS_OF_FILTER[status]}`;
 /** The list's group filter: one group's members, 'none' for partners in no group, undefined for all. */
@@ -112,31 +112,40 @@ export async function partnerStats(
     ),
     k as (
       select c.partner_id, count(*)::int as n from clicks c
-      where c.partner_id in (select id from matched)
-        ${span.start ? sql`and c.created_at >= ${span.start}` : sql``} and c.created_at < ${span.end}
+      where c.partner_id in (select id from matched) ${within(sql, 'c.created_at', span)}
       group by c.partner_id
     ),
+    f as (
+      select c.partner_id, count(*)::int as n from clicks c
+      where ${filteredClick(sql, 'c')} and c.partner_id in (select id from matched) ${within(sql, 'c.created_at', span)}
+      group by c.partner_id
+    ),
+    cv as (
+      select t.partner_id, count(*)::int as n
+      from (${convertedClicks(sql, sql`t.partner_id in (select id from matched)`, span)}) t
+      group by t.partner_id
+    ),
     v as (
-      select t.partner_id, count(*)::int as n, coalesce(sum(e.amount) filter (where e.currency = ${input.currency}), 0)::bigint as revenue
-      from (
-        select distinct a.partner_id, a.event_id from attributions a
-        where a.partner_id in (select id from matched) ${idRange(sql, 'a.id', 'attribution', span)}
-      ) t
+      select t.partner_id, (count(distinct t.user_id) filter (where t.first))::int as n,
+        coalesce(sum(e.amount) filter (where e.currency = ${input.currency}), 0)::bigint as revenue
+      from (${partnerSales(sql, sql`a.partner_id in (select id from matched)`, span)}) t
       join events e on e.id = t.event_id
       group by t.partner_id
     ),
     m as (
-      select x.partner_id, coalesce(sum(x.amount) filter (where x.status <> 'reversed'), 0)::bigint as amount from commissions x
-      where x.partner_id in (select id from matched) and x.currency = ${input.currency} ${idRange(sql, 'x.id', 'commission', span)}
+      select x.partner_id, coalesce(sum(x.amount) filter (where ${earnedCommission(sql, 'x')}), 0)::bigint as amount from commissions x
+      where x.partner_id in (select id from matched) and x.currency = ${input.currency} ${within(sql, 'x.occurred_at', span)}
       group by x.partner_id
     )
     select * from (
-      select s.*, s.conversions::numeric / nullif(s.clicks, 0) as rate, s.commissions::numeric / nullif(s.clicks, 0) as epc
+      select s.*, s.converted::numeric / nullif(s.clicks, 0) as rate, s.commissions::numeric / nullif(s.clicks, 0) as epc
       from (
-        select matched.*, coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions,
-          coalesce(v.revenue, 0)::bigint as revenue, coalesce(m.amount, 0)::bigint as commissions
+        select matched.*, coalesce(k.n, 0) - coalesce(f.n, 0) as clicks, coalesce(f.n, 0) as filtered, coalesce(cv.n, 0) as converted,
+          coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue, coalesce(m.amount, 0)::bigint as commissions
         from matched
         left join k on k.partner_id = matched.id
+        left join f on f.partner_id = matched.id
+        left join cv on cv.partner_id = matched.id
         left join v on v.partner_id = matched.id
         left join m on m.partner_id = matched.id
       ) s
@@ -157,6 +166,8 @@ export async function partnerStats(
       billingConnectAccountId: r.billing_connect_account_id,
       groupId: r.group_id,
       clicks: r.clicks,
+      filteredClicks: r.filtered,
+      convertedClicks: r.converted,
       conversions: r.conversions,
       revenue: r.revenue,
       commissions: r.commissions,
@@ -216,171 +227,7 @@ export async function partnerMainCurrency(sql: Sql, partnerId: string): Promise<
   return row?.currency ?? null;
 }
 
-export type PartnerCounts = { clicks: number; conversions: number; previous: { clicks: number; conversions: number } | null };
-
-/** One partner's clicks and conversions over `span`, and over the period of equal length before it. */
-export async function partnerCounts(sql: Sql, input: { partnerId: string; span: Span; previous: { start: Date; end: Date } | null }): Promise<PartnerCounts> {
-  const from = input.previous?.start ?? input.span.start;
-  const start = input.span.start ?? new Date(0);
-  const [row] = await sql<{ clicks: number; conversions: number; prev_clicks: number; prev_conversions: number }[]>`
-    select
-      (select count(*) filter (where c.created_at >= ${start}) from clicks c
-        where c.partner_id = ${input.partnerId} ${from ? sql`and c.created_at >= ${from}` : sql``} and c.created_at < ${input.span.end})::int as clicks,
-      (select count(*) filter (where c.created_at < ${start}) from clicks c
-        where c.partner_id = ${input.partnerId} ${from ? sql`and c.created_at >= ${from}` : sql``} and c.created_at < ${input.span.end})::int as prev_clicks,
-      (select count(distinct a.event_id) filter (where a.id >= ${idFloor('attribution', start)}) from attributions a
-        where a.partner_id = ${input.partnerId} ${idRange(sql, 'a.id', 'attribution', { start: from, end: input.span.end })})::int as conversions,
-      (select count(distinct a.event_id) filter (where a.id < ${idFloor('attribution', start)}) from attributions a
-        where a.partner_id = ${input.partnerId} ${idRange(sql, 'a.id', 'attribution', { start: from, end: input.span.end })})::int as prev_conversions`;
-  return {
-    clicks: row!.clicks,
-    conversions: row!.conversions,
-    previous: input.previous ? { clicks: row!.prev_clicks, conversions: row!.prev_conversions } : null,
-  };
-}
-
-export type PartnerMoney = { currency: string; revenue: bigint; accrued: bigint; approved: bigint; paid: bigint; reversed: bigint };
-
-/** One partner's money over `span`, one row per currency: attributed revenue and commissions by status. */
-export async function partnerMoney(sql: Sql, input: { partnerId: string; span: Span }): Promise<PartnerMoney[]> {
-  const rows = await sql<{ currency: string; revenue: bigint; accrued: bigint; approved: bigint; paid: bigint; reversed: bigint }[]>`
-    with r as (
-      select e.currency, sum(e.amount)::bigint as revenue
-      from (select distinct a.event_id from attributions a where a.partner_id = ${input.partnerId} ${idRange(sql, 'a.id', 'attribution', input.span)}) t
-      join events e on e.id = t.event_id
-      where e.currency is not null
-      group by e.currency
-    ),
-    m as (
-      select x.currency,
-        coalesce(sum(x.amount) filter (where x.status = 'accrued'), 0)::bigint as accrued,
-        coalesce(sum(x.amount) filter (where x.status = 'approved'), 0)::bigint as approved,
-        coalesce(sum(x.amount) filter (where x.status = 'paid'), 0)::bigint as paid,
-        coalesce(sum(x.amount) filter (where x.status = 'reversed'), 0)::bigint as reversed
-      from commissions x
-      where x.partner_id = ${input.partnerId} ${idRange(sql, 'x.id', 'commission', input.span)}
-      group by x.currency
-    )
-    select coalesce(r.currency, m.currency) as currency, coalesce(r.revenue, 0)::bigint as revenue,
-      coalesce(m.accrued, 0)::bigint as accrued, coalesce(m.approved, 0)::bigint as approved,
-      coalesce(m.paid, 0)::bigint as paid, coalesce(m.reversed, 0)::bigint as reversed
-    from r full join m on m.currency = r.currency
-    order by 1`;
-  return rows.map((r) => ({ currency: r.currency, revenue: r.revenue, accrued: r.accrued, approved: r.approved, paid: r.paid, reversed: r.reversed }));
-}
-
-export type LinkStatsRow = { id: string; slug: string; campaignId: string; createdAt: Date; clicks: number; conversions: number; revenue: bigint; commissions: bigint };
-
-/**
- * Each of the partner's links (newest first, at most `limit`) with its numbers over `span` in
- * `currency`: a conversion or commission belongs to the link of the click its touch came through.
- */
-export async function linkStats(sql: Sql, input: { partnerId: string; span: Span; currency: string; limit: number }): Promise<LinkStatsRow[]> {
-  const span = input.span;
-  const rows = await sql<{ id: string; slug: string; campaign_id: string; created_at: Date; clicks: number; conversions: number; revenue: bigint; commissions: bigint }[]>`
-    with l as (
-      select id, slug, campaign_id, created_at from links where partner_id = ${input.partnerId} order by id desc limit ${input.limit}
-    ),
-    k as (
-      select c.link_id, count(*)::int as n from clicks c
-      where c.partner_id = ${input.partnerId} ${span.start ? sql`and c.created_at >= ${span.start}` : sql``} and c.created_at < ${span.end}
-      group by c.link_id
-    ),
-    t as (
-      select distinct c.link_id, a.event_id
-      from attributions a join clicks c on c.id = a.click_id
-      where a.partner_id = ${input.partnerId} ${idRange(sql, 'a.id', 'attribution', span)}
-    ),
-    v as (
-      select t.link_id, count(*)::int as n, coalesce(sum(e.amount) filter (where e.currency = ${input.currency}), 0)::bigint as revenue
-      from t join events e on e.id = t.event_id group by t.link_id
-    ),
-    m as (
-      select c.link_id, sum(x.amount)::bigint as amount
-      from commissions x join attributions a on a.id = x.attribution_id join clicks c on c.id = a.click_id
-      where x.partner_id = ${input.partnerId} and x.currency = ${input.currency} and x.status <> 'reversed' ${idRange(sql, 'x.id', 'commission', span)}
-      group by c.link_id
-    )
-    select l.id, l.slug, l.campaign_id, l.created_at, coalesce(k.n, 0) as clicks, coalesce(v.n, 0) as conversions,
-      coalesce(v.revenue, 0)::bigint as revenue, coalesce(m.amount, 0)::bigint as commissions
-    from l left join k on k.link_id = l.id left join v on v.link_id = l.id left join m on m.link_id = l.id
-    order by l.id desc`;
-  return rows.map((r) => ({
-    id: r.id,
-    slug: r.slug,
-    campaignId: r.campaign_id,
-    createdAt: r.created_at,
-    clicks: r.clicks,
-    conversions: r.conversions,
-    revenue: r.revenue,
-    commissions: r.commissions,
-  }));
-}
-
-export type CustomerState = 'active' | 'refunded' | 'reversed' | 'no_commission';
-
-export type ReferredCustomer = {
-  userId: string;
-  conversions: number;
-  firstAt: Date;
-  lastAt: Date;
-  /** lifetime, minor units of the chosen currency */
-  revenue: bigint;
-  commissions: bigint;
-  state: CustomerState;
-};
-
-/**
- * The customers a partner brought (users with an event attributed to it), all time, latest
- * conversion first: first and last conversion (the events' occurredAt), lifetime revenue and the
- * partner's commissions (reversed left out) in `currency`, and a state: every commission reversed,
- * some refunded or charged back, active, or no commission at all (no rule paid for their events).
- */
-export async function referredCustomers(sql: Sql, input: { partnerId: string; currency: string; limit: number; offset: number }): Promise<{ rows: ReferredCustomer[]; total: number }> {
-  const rows = await sql<{ user_id: string; conversions: number; first_at: Date; last_at: Date; revenue: bigint; commissions: bigint; n: number; reversed: number; refunded: number; total: number }[]>`
-    with t as (
-      select distinct a.user_id, a.event_id from attributions a where a.partner_id = ${input.partnerId}
-    ),
-    ev as (
-      select t.user_id, count(*)::int as conversions, min(e.occurred_at) as first_at, max(e.occurred_at) as last_at,
-        coalesce(sum(e.amount) filter (where e.currency = ${input.currency}), 0)::bigint as revenue
-      from t join events e on e.id = t.event_id
-      group by t.user_id
-    ),
-    cm as (
-      select x.user_id,
-        coalesce(sum(x.amount) filter (where x.status <> 'reversed' and x.currency = ${input.currency}), 0)::bigint as commissions,
-        count(*)::int as n,
-        (count(*) filter (where x.status = 'reversed'))::int as reversed,
-        (count(*) filter (where x.status = 'reversed' and x.reversal_reason in ('refund', 'chargeback', 'partial_refund')))::int as refunded
-      from commissions x where x.partner_id = ${input.partnerId}
-      group by x.user_id
-    )
-    select ev.user_id, ev.conversions, ev.first_at, ev.last_at, ev.revenue,
-      coalesce(cm.commissions, 0)::bigint as commissions, coalesce(cm.n, 0) as n, coalesce(cm.reversed, 0) as reversed,
-      coalesce(cm.refunded, 0) as refunded, (count(*) over ())::int as total
-    from ev left join cm on cm.user_id = ev.user_id
-    order by ev.last_at desc, ev.user_id
-    limit ${input.limit} offset ${input.offset}`;
-  const total = rows[0]?.total ?? (input.offset > 0 ? await customerCount(sql, input.partnerId) : 0);
-  return {
-    total,
-    rows: rows.map((r) => ({
-      userId: r.user_id,
-      conversions: r.conversions,
-      firstAt: r.first_at,
-      lastAt: r.last_at,
-      revenue: r.revenue,
-      commissions: r.commissions,
-      state: r.n === 0 ? 'no_commission' : r.reversed === r.n ? 'reversed' : r.refunded > 0 ? 'refunded' : 'active',
-    })),
-  };
-}
-
-async function customerCount(sql: Sql, partnerId: string): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`select count(distinct user_id)::int as n from attributions where partner_id = ${partnerId}`;
-  return row!.n;
-}
+export { linkStats, partnerCounts, partnerMoney, type LinkStatsRow, type PartnerCounts, type PartnerMoney } from './partner';
 
 /** The named partners (unknown ids left out), by name: what a bulk confirmation lists. */
 export async function partnersByIds(sql: Sql, ids: string[]): Promise<{ id: string; name: string; email: string; status: PartnerStatsRow['status'] }[]> {

@@ -5,6 +5,8 @@ import type { Sql } from '../../db';
 import { minorToNumber } from '../../lib/money';
 import { COMMISSION_COLUMNS, toCommission, type Commission, type CommissionRow } from '../commissions/service';
 import { PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutView } from '../payouts/service';
+import { earnedCommission, filteredClick, firstSale } from './figures';
+import { partnerCounts, type PartnerFigures } from './partner';
 
 /** Money of one currency by where it stands, in minor units. */
 export type PartnerBalance = {
@@ -47,65 +49,60 @@ export async function partnerBalances(sql: Sql, partnerId: string): Promise<Part
   return [...by.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1));
 }
 
-export type PeriodTotals = {
-  clicks: number;
-  conversions: number;
-  /** commissions not reversed, in the main currency (minor units) */
+export type PeriodTotals = PartnerFigures & {
+  /** commissions earned (not reversed) on the period's sales, in the main currency (minor units) */
   earnings: bigint;
   commissions: number;
 };
 
 /**
- * Totals of `[start, end)` and of the period before it (`previous`), for the KPI cards. Earnings are
- * the commissions created in the period in `currency`, reversed ones left out. One query per table.
+ * Totals of `[start, end)` and of the period before it (`previous`), for the KPI cards: the same
+ * figures as the admin partner page (partnerCounts), and the commissions earned on the period's
+ * sales in `currency`, reversed ones left out, each counted on the day its sale happened.
  */
 export async function partnerPeriodTotals(
   sql: Sql,
   input: { partnerId: string; currency: string; start: Date; end: Date; previous: { start: Date; end: Date } | null },
 ): Promise<{ current: PeriodTotals; previous: PeriodTotals | null }> {
   const from = input.previous?.start ?? input.start;
-  const inCur = (col: string) => sql`${sql(col)} >= ${input.start} and ${sql(col)} < ${input.end}`;
-  const inPrev = (col: string) => (input.previous ? sql`${sql(col)} >= ${input.previous.start} and ${sql(col)} < ${input.previous.end}` : sql`false`);
-  const [[clicks], [conversions], [money]] = await Promise.all([
-    sql<{ cur: number; prev: number }[]>`
-      select count(*) filter (where ${inCur('created_at')})::int as cur, count(*) filter (where ${inPrev('created_at')})::int as prev
-      from clicks where partner_id = ${input.partnerId} and created_at >= ${from} and created_at < ${input.end}`,
-    sql<{ cur: number; prev: number }[]>`
-      select count(distinct event_id) filter (where ${inCur('created_at')})::int as cur,
-        count(distinct event_id) filter (where ${inPrev('created_at')})::int as prev
-      from attributions where partner_id = ${input.partnerId} and created_at >= ${from} and created_at < ${input.end}`,
+  const inCur = sql`x.occurred_at >= ${input.start} and x.occurred_at < ${input.end}`;
+  const inPrev = input.previous ? sql`x.occurred_at >= ${input.previous.start} and x.occurred_at < ${input.previous.end}` : sql`false`;
+  const [counts, [money]] = await Promise.all([
+    partnerCounts(sql, { partnerId: input.partnerId, span: { start: input.start, end: input.end }, previous: input.previous }),
     sql<{ cur: bigint; prev: bigint; n_cur: number; n_prev: number }[]>`
-      select coalesce(sum(amount) filter (where ${inCur('created_at')} and currency = ${input.currency}), 0)::bigint as cur,
-        coalesce(sum(amount) filter (where ${inPrev('created_at')} and currency = ${input.currency}), 0)::bigint as prev,
-        count(*) filter (where ${inCur('created_at')})::int as n_cur,
-        count(*) filter (where ${inPrev('created_at')})::int as n_prev
-      from commissions
-      where partner_id = ${input.partnerId} and status <> 'reversed' and created_at >= ${from} and created_at < ${input.end}`,
+      select coalesce(sum(x.amount) filter (where ${inCur} and x.currency = ${input.currency}), 0)::bigint as cur,
+        coalesce(sum(x.amount) filter (where ${inPrev} and x.currency = ${input.currency}), 0)::bigint as prev,
+        count(*) filter (where ${inCur})::int as n_cur,
+        count(*) filter (where ${inPrev})::int as n_prev
+      from commissions x
+      where x.partner_id = ${input.partnerId} and ${earnedCommission(sql, 'x')} and x.occurred_at >= ${from} and x.occurred_at < ${input.end}`,
   ]);
-  const current = { clicks: clicks!.cur, conversions: conversions!.cur, earnings: money!.cur, commissions: money!.n_cur };
-  const previous = input.previous ? { clicks: clicks!.prev, conversions: conversions!.prev, earnings: money!.prev, commissions: money!.n_prev } : null;
+  const { previous: before, ...now } = counts;
+  const current = { ...now, earnings: money!.cur, commissions: money!.n_cur };
+  const previous = before ? { ...before, earnings: money!.prev, commissions: money!.n_prev } : null;
   return { current, previous };
 }
 
 export type DailyEarning = { day: string; amount: number };
 
 /**
- * Commission amounts (not reversed) per UTC day of `[start, end)` in one currency, empty days as 0,
- * in major units as numbers: for drawing only. `start` null (all time): from the first commission.
+ * Commission amounts (not reversed) per UTC day of their sale in `[start, end)` in one currency,
+ * empty days as 0, in major units as numbers: for drawing only. `start` null (all time): from the
+ * first sale a commission was earned on.
  */
 export async function partnerDailyEarnings(sql: Sql, input: { partnerId: string; currency: string; start: Date | null; end: Date }): Promise<DailyEarning[]> {
   const rows = await sql<{ day: string; amount: bigint }[]>`
     with bounds as (
       select coalesce(${input.start}::timestamptz,
-        (select min(created_at) from commissions where partner_id = ${input.partnerId}),
+        (select min(occurred_at) from commissions where partner_id = ${input.partnerId}),
         ${input.end}::timestamptz - interval '1 day') as start
     ), days as (
       select generate_series((select start from bounds) at time zone 'UTC', (${input.end}::timestamptz - interval '1 day') at time zone 'UTC', interval '1 day')::date as day
     ), m as (
-      select (created_at at time zone 'UTC')::date as day, sum(amount)::bigint as n
-      from commissions
-      where partner_id = ${input.partnerId} and currency = ${input.currency} and status <> 'reversed'
-        and created_at >= (select start from bounds) and created_at < ${input.end}
+      select (x.occurred_at at time zone 'UTC')::date as day, sum(x.amount)::bigint as n
+      from commissions x
+      where x.partner_id = ${input.partnerId} and x.currency = ${input.currency} and ${earnedCommission(sql, 'x')}
+        and x.occurred_at >= (select start from bounds) and x.occurred_at < ${input.end}
       group by 1
     )
     select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(m.n, 0)::bigint as amount
@@ -115,34 +112,42 @@ export async function partnerDailyEarnings(sql: Sql, input: { partnerId: string;
 
 export type LinkStats = {
   linkId: string;
+  /** credited clicks */
   clicks: number;
+  filteredClicks: number;
+  convertedClicks: number;
+  /** first conversions through this link */
   conversions: number;
   /** commissions not reversed that came through this link's clicks, per currency (minor units) */
   earnings: { currency: string; amount: bigint }[];
 };
 
-/** All-time clicks, conversions and earnings of the partner's links named (one query per table). */
+/** All-time figures of the partner's links named (one query per table; docs/analytics.md). */
 export async function partnerLinkStats(sql: Sql, input: { partnerId: string; linkIds: string[] }): Promise<Map<string, LinkStats>> {
-  const out = new Map<string, LinkStats>(input.linkIds.map((id) => [id, { linkId: id, clicks: 0, conversions: 0, earnings: [] }]));
+  const out = new Map<string, LinkStats>(input.linkIds.map((id) => [id, { linkId: id, clicks: 0, filteredClicks: 0, convertedClicks: 0, conversions: 0, earnings: [] }]));
   if (input.linkIds.length === 0) return out;
   const [clicks, conversions, earnings] = await Promise.all([
+    sql<{ link_id: string; n: number; filtered: number; converted: number }[]>`
+      select c.link_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered,
+        (count(*) filter (where exists (select 1 from referral_touches t where t.click_id = c.id)))::int as converted
+      from clicks c
+      where c.partner_id = ${input.partnerId} and c.link_id = any(${input.linkIds}::text[])
+      group by c.link_id`,
     sql<{ link_id: string; n: number }[]>`
-      select link_id, count(*)::int as n from clicks
-      where partner_id = ${input.partnerId} and link_id = any(${input.linkIds}::text[])
-      group by link_id`,
-    sql<{ link_id: string; n: number }[]>`
-      select k.link_id, count(distinct a.event_id)::int as n
-      from attributions a join clicks k on k.id = a.click_id
-      where a.partner_id = ${input.partnerId} and k.link_id = any(${input.linkIds}::text[])
+      select k.link_id, (count(distinct s.user_id) filter (where s.first))::int as n
+      from (select distinct a.event_id, a.user_id, a.click_id, ${firstSale(sql, 'a.user_id', 'a.occurred_at')} as first
+            from attributions a where a.partner_id = ${input.partnerId}) s
+      join clicks k on k.id = s.click_id
+      where k.link_id = any(${input.linkIds}::text[])
       group by k.link_id`,
     sql<{ link_id: string; currency: string; amount: bigint }[]>`
       select k.link_id, c.currency, sum(c.amount)::bigint as amount
       from commissions c join attributions a on a.id = c.attribution_id join clicks k on k.id = a.click_id
-      where c.partner_id = ${input.partnerId} and c.status <> 'reversed' and k.link_id = any(${input.linkIds}::text[])
+      where c.partner_id = ${input.partnerId} and ${earnedCommission(sql, 'c')} and k.link_id = any(${input.linkIds}::text[])
       group by k.link_id, c.currency
       order by k.link_id, c.currency`,
   ]);
-  for (const r of clicks) out.get(r.link_id)!.clicks = r.n;
+  for (const r of clicks) Object.assign(out.get(r.link_id)!, { clicks: r.n - r.filtered, filteredClicks: r.filtered, convertedClicks: r.converted });
   for (const r of conversions) out.get(r.link_id)!.conversions = r.n;
   for (const r of earnings) out.get(r.link_id)!.earnings.push({ currency: r.currency, amount: r.amount });
   return out;

@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids';
 import { DELIVERY_CHANNEL } from './outbox';
 import { retryDelayMs } from './schedule';
 import { attemptDelivery, type AttemptResult, type SendOptions } from './send';
-import { countAttempt, envelopeBody, leaseMs } from './service';
+import { countAttempt, envelopeBody, leaseMs, previousSecret } from './service';
 
 export type DispatcherOptions = {
   /** Deliveries in flight at once (per process). */
@@ -43,6 +43,7 @@ type Claimed = {
   attempt: number;
   url: string;
   secret: string;
+  previous_secret: string | null;
   type: string;
   created_at: Date;
   data: string;
@@ -93,6 +94,7 @@ export function createDispatcher(ctx: AppContext, options: DispatcherOptions = {
       {
         url: delivery.url,
         secret: delivery.secret,
+        previousSecret: delivery.previous_secret,
         event: delivery.event,
         envelopeId: delivery.event_id,
         deliveryId: delivery.id,
@@ -167,7 +169,7 @@ function claim(sql: Sql, limit: number, lease: number): Promise<Claimed[]> {
     set lease_until = now() + ${lease} * interval '1 millisecond'
     from due, webhook_endpoints e, webhook_events ev
     where d.id = due.id and e.id = d.endpoint_id and ev.id = d.event_id
-    returning d.id, d.endpoint_id, d.event_id, d.event, d.attempt, e.url, e.secret,
+    returning d.id, d.endpoint_id, d.event_id, d.event, d.attempt, e.url, e.secret, ${previousSecret(sql)},
               ev.type, ev.created_at, ev.data::text as data`;
 }
 

@@ -84,7 +84,7 @@ export const CreatedEndpoint = t.Object({
 export const RotatedSecret = t.Object({
   endpoint: EndpointRecord,
   secret: t.String({
-    description: 'The new signing secret (`whsec_…`): shown here once. The old secret stops verifying at once; update receivers first.',
+    description: 'The new signing secret (`whsec_…`): shown here once. It signs from the next delivery on; for 24 h the old secret signs too (a second `v1,` entry in webhook-signature), so receivers can switch without a gap.',
     examples: ['whsec_3m5R0tAtEdSeCrEtExAmPlE0000000000000000='],
   }),
 });

@@ -19,6 +19,8 @@ export type AttemptResult = {
 export type AttemptInput = {
   url: string;
   secret: string;
+  /** The secret before the last rotation, within the 24 h it still signs (webhook-signature lists both). */
+  previousSecret?: string | null;
   event: string;
   envelopeId: string;
   deliveryId: string;

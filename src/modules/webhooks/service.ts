@@ -155,16 +155,27 @@ export async function updateEndpoint(
   return toEndpoint(row);
 }
 
+/** The select column of an endpoint `e`'s previous secret while it still signs (null after). */
+export const previousSecret = (sql: Sql) => sql`case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret`;
+
+/** How long a rotated secret keeps signing beside the new one (as Svix and Stripe do). */
+export const SECRET_OVERLAP_HOURS = 24;
+
 /**
  * Replaces the endpoint's signing secret and answers the new one (shown this once). Every send
- * reads the secret when it signs, so the next attempt, retries of older events included, is signed
- * with the new secret; the old one stops verifying at once.
+ * reads the secrets when it signs, so the next attempt, retries of older events included, is
+ * signed with the new secret; for SECRET_OVERLAP_HOURS the old one signs too (a second
+ * webhook-signature entry), so receivers can switch secrets without missing a delivery. Rotating
+ * again within that window keeps only the secret being replaced.
  */
 export async function rotateSecret(sql: Sql, id: string): Promise<{ endpoint: Endpoint; secret: string }> {
   await endpointRow(sql, id);
   const secret = newSecret();
   const [row] = await sql<EndpointRow[]>`
-    update webhook_endpoints set secret = ${secret}, updated_at = now() where id = ${id} returning ${ENDPOINT_COLUMNS(sql)}`;
+    update webhook_endpoints
+    set previous_secret = secret, previous_secret_expires_at = now() + ${SECRET_OVERLAP_HOURS} * interval '1 hour',
+        secret = ${secret}, updated_at = now()
+    where id = ${id} returning ${ENDPOINT_COLUMNS(sql)}`;
   if (!row) throw notFound('webhook endpoint');
   return { endpoint: toEndpoint(row), secret };
 }
@@ -241,8 +252,8 @@ export async function recordAttempt(sql: Tx, deliveryId: string, result: Attempt
  * test call and manual retry, which answer synchronously.
  */
 async function sendInline(ctx: AppContext, deliveryId: string): Promise<Delivery> {
-  const [row] = await ctx.sql<{ id: string; event: string; url: string; secret: string; event_id: string; type: string; created_at: Date; data: string }[]>`
-    select d.id, d.event, e.url, e.secret, ev.id as event_id, ev.type, ev.created_at, ev.data::text as data
+  const [row] = await ctx.sql<{ id: string; event: string; url: string; secret: string; previous_secret: string | null; event_id: string; type: string; created_at: Date; data: string }[]>`
+    select d.id, d.event, e.url, e.secret, ${previousSecret(ctx.sql)}, ev.id as event_id, ev.type, ev.created_at, ev.data::text as data
     from webhook_deliveries d
     join webhook_endpoints e on e.id = d.endpoint_id
     join webhook_events ev on ev.id = d.event_id
@@ -252,6 +263,7 @@ async function sendInline(ctx: AppContext, deliveryId: string): Promise<Delivery
     {
       url: row.url,
       secret: row.secret,
+      previousSecret: row.previous_secret,
       event: row.event,
       envelopeId: row.event_id,
       deliveryId: row.id,

@@ -25,9 +25,14 @@ export function standardSignature(secret: string, messageId: string, timestamp: 
 /**
  * Every header of one delivery attempt. `envelopeId` stays the same on every attempt of an event
  * (webhook-id: receivers dedupe on it); `deliveryId` names this attempt (x-service-delivery).
+ * Within 24 h of a secret rotation `previousSecret` is set: webhook-signature then lists a
+ * signature with each secret, the new one first, space-separated (Standard Webhooks: a receiver
+ * accepts any one that verifies), so receivers still holding the old secret keep verifying.
+ * x-service-signature is one hex digest (SPEC), with the current secret.
  */
 export function deliveryHeaders(input: {
   secret: string;
+  previousSecret?: string | null;
   event: string;
   envelopeId: string;
   deliveryId: string;
@@ -44,6 +49,8 @@ export function deliveryHeaders(input: {
     'x-service-signature': serviceSignature(input.secret, timestamp, input.body),
     'webhook-id': input.envelopeId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(input.secret, input.envelopeId, timestamp, input.body),
+    'webhook-signature': [input.secret, ...(input.previousSecret ? [input.previousSecret] : [])]
+      .map((secret) => standardSignature(secret, input.envelopeId, timestamp, input.body))
+      .join(' '),
   };
 }

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { findCampaign, listCampaigns, updateCampaign } from '../../modules/campaigns/service';
 import { codeStats, createCode, findCode, listCodes, setCodeArchived, type CodeStats, type PromotionCode, type Sums } from '../../modules/codes/service';
+import { codeChoices, partnerNames } from '../../modules/codes/choices';
 import { ConfirmDialog, ConfirmPanel, ConfirmTrigger, isConfirmed } from '../confirm';
 import { CodeField, CsrfInput, Field, formErrors, SelectField, type FormErrors } from '../forms';
 import { Notice } from '../layout';
@@ -52,22 +53,15 @@ export async function loadCodes(ctx: AppContext, filter: { partnerId: string } |
   const [stats, campaigns, partners, choices] = await Promise.all([
     codeStats(ctx.sql, rows.map((c) => c.id)),
     listCampaigns(ctx.sql, { limit: 500 }),
-    ctx.sql<{ id: string; name: string }[]>`select id, name from partners where id = any(${[...new Set(rows.map((c) => c.partnerId))]})`,
-    'partnerId' in filter
-      ? ctx.sql<{ value: string; label: string }[]>`
-          select c.id as value, c.name as label from campaigns c join partner_campaigns pc on pc.campaign_id = c.id
-          where pc.partner_id = ${filter.partnerId} and c.archived_at is null order by c.name, c.id limit 500`
-      : ctx.sql<{ value: string; label: string }[]>`
-          select p.id as value, p.name || ' (' || p.email || ')' as label from partners p join partner_campaigns pc on pc.partner_id = p.id
-          where pc.campaign_id = ${filter.campaignId} and p.revoked_at is null order by p.name, p.id limit 500`,
+    partnerNames(ctx.sql, rows.map((c) => c.partnerId)),
+    codeChoices(ctx.sql, filter),
   ]);
   const campaignById = new Map(campaigns.map((c) => [c.id, c]));
   const stripeCoupon = 'campaignId' in filter && ctx.config.stripeSecretKey ? { id: campaignById.get(filter.campaignId)?.stripeCouponId ?? null } : undefined;
-  const partnerNames = new Map(partners.map((p) => [p.id, p.name]));
   return {
     codes: rows.map((c) => ({
       ...c,
-      partnerName: partnerNames.get(c.partnerId) ?? c.partnerId,
+      partnerName: partners.get(c.partnerId) ?? c.partnerId,
       campaignName: campaignById.get(c.campaignId)?.name ?? c.campaignId,
       currency: campaignById.get(c.campaignId)?.currency ?? 'USD',
       stats: stats.get(c.id)!,

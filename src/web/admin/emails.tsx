@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import { loadBrand } from '../../mail/brand';
 import { composeEmail } from '../../mail/compose';
+import { outboxTrouble, type OutboxTrouble } from '../../mail/outbox';
 import { TEMPLATES } from '../../mail/registry';
 import { render } from '../render';
 import type { AdminPage } from '../session';
@@ -16,7 +17,7 @@ const SAMPLE_PARTNER = 'ptn_01jd8x0000000000000000000a';
 /** The email's own HTML, as a mail client shows it: its inline styles and https images allowed, no script. */
 const PREVIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'self'; form-action 'none'; base-uri 'none'";
 
-type Trouble = { id: string; template: string; to_address: string; status: string; attempts: number; last_error: string | null; next_attempt_at: Date; created_at: Date };
+type Trouble = OutboxTrouble;
 
 export function emailsRoutes(ctx: AppContext, kit: AdminKit) {
   const preview = async (name: string) => {
@@ -35,10 +36,7 @@ export function emailsRoutes(ctx: AppContext, kit: AdminKit) {
           audience: template.audience,
           ...composeEmail(template, template.sample, brand, { address: 'partner@example.com', partnerId: SAMPLE_PARTNER }),
         }));
-        const trouble = await ctx.sql<Trouble[]>`
-          select id, template, to_address, status, attempts, last_error, next_attempt_at, created_at from email_outbox
-          where status = 'failed' or (status = 'pending' and attempts > 0)
-          order by id desc limit 50`;
+        const trouble = await outboxTrouble(ctx.sql);
         return render(<EmailsPage page={page} previews={previews} trouble={trouble} />);
       }),
     )

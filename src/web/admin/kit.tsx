@@ -26,6 +26,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/events', label: 'Events' },
   { href: '/admin/campaigns', label: 'Campaigns' },
   { href: '/admin/webhooks', label: 'Webhooks' },
+  { href: '/admin/resources', label: 'Resources' },
   { href: '/admin/api-keys', label: 'API keys' },
   { href: '/admin/emails', label: 'Emails' },
   { href: '/admin/settings', label: 'Settings' },

@@ -244,6 +244,9 @@ export function CommissionsTable(props: {
         <>
           <th scope="col">{props.onePartner ? 'Event' : 'Partner'}</th>
           <Head label="Date" column="date" sorting={props.sorting} />
+          <th scope="col" title="When the sale happened (the event's occurredAt): the day it counts on">
+            Sale
+          </th>
           <th scope="col">Campaign</th>
           {!props.onePartner && <th scope="col">Event</th>}
           <Head label="Amount" column="amount" sorting={props.sorting} num />
@@ -257,6 +260,9 @@ export function CommissionsTable(props: {
           </td>
           <td data-label="Date" safe>
             {day(c.createdAt)}
+          </td>
+          <td data-label="Sale" safe>
+            {day(c.occurredAt)}
           </td>
           <td data-label="Campaign">
             <Trunc text={props.names.campaigns?.get(c.campaignId) ?? c.campaignId} />

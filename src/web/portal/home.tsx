@@ -9,11 +9,13 @@ import { LineChart } from '../chart';
 import { day } from '../layout';
 import { compare, RangePicker, type DateRange } from '../range';
 import type { PartnerPage } from '../session';
-import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, formatRate, Kpi, MoneyCell, Trunc, NumHead } from '../ui';
+import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, Kpi, MoneyCell, Trunc, NumHead } from '../ui';
 import { PortalLayout } from './shell';
+import { LinkStatsFrame } from '../kit/link-stats';
 import { TierSection } from './rewards';
 import type { TierStanding } from '../../modules/commissions/standing';
 import { commissionNext, type CampaignTerms, type PayoutOutlook } from './terms';
+import { clickRate, filteredText } from '../figures';
 
 /** One currency's line of the money table, with the next payout worked out by the payout run's rule. */
 export type MoneyLine = PartnerBalance & {
@@ -99,7 +101,7 @@ export function HomePage(props: HomeData) {
           format={(v) => formatMoney(drawnToMinor(v, cur), cur)}
         />
         <p class="caption" safe>
-          {`Commissions in ${cur} by the day they were earned, reversed ones left out; ${current.conversions.toLocaleString('en-US')} conversion${current.conversions === 1 ? '' : 's'} from ${current.clicks.toLocaleString('en-US')} click${current.clicks === 1 ? '' : 's'} (${formatRate(current.conversions, current.clicks)}).`}
+          {`Commissions in ${cur} by the day of their sale, reversed ones left out; ${current.conversions.toLocaleString('en-US')} new customer${current.conversions === 1 ? '' : 's'} from ${current.clicks.toLocaleString('en-US')} click${current.clicks === 1 ? '' : 's'} (${clickRate(current)} of the clicks became customers)${current.filteredClicks > 0 ? `, ${filteredText(current.filteredClicks)}` : ''}.`}
         </p>
       </section>
 
@@ -247,60 +249,58 @@ export function TermsList(props: { terms: CampaignTerms[]; empty?: string }) {
 /** Links with Copy and their clicks, conversions, conversion rate and earnings. */
 export function LinkStatsTable(props: { links: Link[]; stats: Map<string, LinkStats>; campaignNames: Map<string, string>; caption: string }) {
   return (
-    <div class="table-wrap">
-      <table id="links" class="stack">
-        <caption class="vh" safe>
-          {props.caption}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Link</th>
-            <th scope="col">Lands on</th>
-            <NumHead label="Clicks" />
-            <NumHead label="Conversions" />
-            <NumHead label="Rate" />
-            <NumHead label="Earnings" />
-          </tr>
-        </thead>
-        <tbody>
-          {props.links.map((l) => {
-            const s = props.stats.get(l.id) ?? { clicks: 0, conversions: 0, earnings: [] };
-            const earned = s.earnings.length === 0 ? '–' : s.earnings.map((e) => formatMoney(e.amount, e.currency)).join(' · ');
-            const campaign = props.campaignNames.get(l.campaignId) ?? l.campaignId;
-            return (
-              <tr data-slug={l.slug} data-id={l.id}>
-                <td class="lead link-cell">
-                  <div class="copy">
-                    <label class="vh" for={`url-${l.id}`}>
-                      Link address
-                    </label>
-                    <input id={`url-${l.id}`} value={l.url} readonly />
-                    <button type="button" class="secondary" data-copy={`#url-${l.id}`}>
-                      Copy
-                    </button>
-                  </div>
-                </td>
-                <td data-label="Lands on" class="lands">
-                  <Trunc text={l.destinationUrl ? `${campaign}: ${shortUrl(l.destinationUrl)}` : `${campaign}: its main page`} />
-                </td>
-                <td class="num" data-label="Clicks" data-clicks safe>
-                  {s.clicks.toLocaleString('en-US')}
-                </td>
-                <td class="num" data-label="Conversions" data-conversions safe>
-                  {s.conversions.toLocaleString('en-US')}
-                </td>
-                <td class="num" data-label="Rate" safe>
-                  {formatRate(s.conversions, s.clicks)}
-                </td>
-                <td class="num nowrap" data-label="Earnings" data-earnings safe>
-                  {earned}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <LinkStatsFrame
+      links={props.links}
+      caption={props.caption}
+      rowIds
+      heads={
+        <>
+          <th scope="col">Lands on</th>
+          <NumHead label="Clicks" />
+          <NumHead label="Conversions" />
+          <NumHead label="Rate" />
+          <NumHead label="Earnings" />
+        </>
+      }
+      copy={(l) => (
+        <div class="copy">
+          <label class="vh" for={`url-${l.id}`}>
+            Link address
+          </label>
+          <input id={`url-${l.id}`} value={l.url} readonly />
+          <button type="button" class="secondary" data-copy={`#url-${l.id}`}>
+            Copy
+          </button>
+          <a class="qr-link" href={`/v1/links/${encodeURIComponent(l.id)}/qr.png?size=512&download`} download={attr(`${l.slug}-qr.png`)} aria-label={attr(`QR code of ${l.slug}`)}>
+            QR
+          </a>
+        </div>
+      )}
+      cells={(l) => {
+        const s = props.stats.get(l.id) ?? { clicks: 0, filteredClicks: 0, convertedClicks: 0, conversions: 0, earnings: [] };
+        const earned = s.earnings.length === 0 ? '–' : s.earnings.map((e) => formatMoney(e.amount, e.currency)).join(' · ');
+        const campaign = props.campaignNames.get(l.campaignId) ?? l.campaignId;
+        return (
+          <>
+            <td data-label="Lands on" class="lands">
+              <Trunc text={l.destinationUrl ? `${campaign}: ${shortUrl(l.destinationUrl)}` : `${campaign}: its main page`} />
+            </td>
+            <td class="num" data-label="Clicks" data-clicks safe>
+              {s.clicks.toLocaleString('en-US')}
+            </td>
+            <td class="num" data-label="Conversions" data-conversions safe>
+              {s.conversions.toLocaleString('en-US')}
+            </td>
+            <td class="num" data-label="Rate" safe>
+              {clickRate(s)}
+            </td>
+            <td class="num nowrap" data-label="Earnings" data-earnings safe>
+              {earned}
+            </td>
+          </>
+        );
+      }}
+    />
   );
 }
 

@@ -7,6 +7,7 @@ const NAV: NavItem[] = [
   { href: '/portal', label: 'Home' },
   { href: '/portal/links', label: 'Links' },
   { href: '/portal/codes', label: 'Codes' },
+  { href: '/portal/resources', label: 'Resources' },
   { href: '/portal/recruits', label: 'Recruits' },
   { href: '/portal/commissions', label: 'Commissions' },
   { href: '/portal/payouts', label: 'Payouts' },

@@ -9,9 +9,10 @@ import { describeTerms } from '../../terms';
 import { TermsSummary } from '../rule-editor';
 import { CodesSection, loadCodes, type CodesData } from '../codes';
 import { AdminLayout, day, Done } from '../kit';
-import { attr, Badge, EmptyState, formatMoney, formatRate, href, Kpi, MoneyCell, partnerBadge, Trunc, NumHead } from '../../ui';
+import { attr, Badge, EmptyState, formatMoney, href, Kpi, MoneyCell, partnerBadge, Trunc, NumHead } from '../../ui';
 import { archivePath, basisPoints, campaignBadge, campaignPath, count, DONE, editPath, epc, LIST, TABLE_ROWS } from './shared';
 import { archiveConfirm } from './archive';
+import { clickRate, filteredText } from '../../figures';
 
 export async function campaignView(ctx: AppContext, page: AdminPage, campaign: Campaign, query: Record<string, string | undefined>) {
   const range = parseRange(query);
@@ -118,13 +119,13 @@ function StatsSection(props: { campaign: Campaign; range: DateRange; current: Ca
       </h2>
       <RangePicker action={campaignPath(c.id)} range={props.range} />
       <ul class="cards" id="stats">
-        <Kpi id="kpi-clicks" label="Clicks" value={count(cur.clicks)} change={change(cur.clicks, prev?.clicks)} versus={versus} />
+        <Kpi id="kpi-clicks" label="Clicks" value={count(cur.clicks)} note={filteredText(cur.filteredClicks)} change={change(cur.clicks, prev?.clicks)} versus={versus} />
         <Kpi id="kpi-conversions" label="Conversions" value={count(cur.conversions)} change={change(cur.conversions, prev?.conversions)} versus={versus} />
         <Kpi
           id="kpi-rate"
           label="Conversion rate"
-          value={formatRate(cur.conversions, cur.clicks)}
-          change={prev ? comparePoints(basisPoints(cur.conversions, cur.clicks), basisPoints(prev.conversions, prev.clicks)) : undefined}
+          value={clickRate(cur)}
+          change={prev ? comparePoints(basisPoints(cur.convertedClicks, cur.clicks), basisPoints(prev.convertedClicks, prev.clicks)) : undefined}
           versus={versus}
         />
         <Kpi id="kpi-revenue" label="Revenue" value={formatMoney(cur.revenue, c.currency)} change={change(cur.revenue, prev?.revenue)} versus={versus} />

@@ -7,7 +7,7 @@ import { getCommission } from '../../../modules/commissions/service';
 import { commissionsByIds, type CommissionListed } from '../../../modules/reports/money';
 import { ConfirmPanel, isConfirmed } from '../../confirm';
 import { Field } from '../../forms';
-import { Notice } from '../../layout';
+import { RefusedPanel } from '../kit/refused';
 import { render, seeOther } from '../../render';
 import type { AdminPage } from '../../session';
 import { Badge, commissionBadge, formatMoney, href } from '../../ui';
@@ -89,15 +89,7 @@ function ReversePage(props: { page: AdminPage; commission: CommissionListed; vie
         <a href={listHref}>Commissions</a>
       </p>
       {!canTransition('reverse', c.status) ? (
-        <section class="confirm-page">
-          <h1 safe>{`Reverse ${amount} for ${c.partnerName}`}</h1>
-          <Notice kind="error" text="This commission is already reversed." />
-          <p>
-            <a class="button secondary" href={listHref}>
-              Back to the list
-            </a>
-          </p>
-        </section>
+        <RefusedPanel title={`Reverse ${amount} for ${c.partnerName}`} text="This commission is already reversed." back={listHref} />
       ) : (
         <ConfirmPanel
           title={`Reverse ${amount} for ${c.partnerName}`}

@@ -6,7 +6,7 @@ import { approveCommission, canTransition, reverseCommission, type CommissionAct
 import { commissionsByIds, totalsOf, type CommissionListed } from '../../../modules/reports/money';
 import { ConfirmPanel, isConfirmed } from '../../confirm';
 import { Field, formList } from '../../forms';
-import { Notice } from '../../layout';
+import { RefusedPanel } from '../kit/refused';
 import { render, seeOther } from '../../render';
 import type { AdminPage } from '../../session';
 import { href } from '../../ui';
@@ -103,24 +103,17 @@ function BulkPage(props: { page: AdminPage; action: Bulk; ids: string[]; rows: C
         <a href={listHref}>Commissions</a>
       </p>
       {asked === 0 || tooMany || n === 0 ? (
-        <section class="confirm-page">
-          <h1 safe>{`${verb} commissions`}</h1>
-          <Notice
-            kind="error"
-            text={
-              asked === 0
-                ? `Tick at least one commission to ${verb.toLowerCase()}.`
-                : tooMany
-                  ? `At most ${MAX_BULK} commissions at once.`
-                  : `None of the ${plural(asked, 'ticked commission')} can be ${props.action === 'approve' ? 'approved (only pending ones can)' : 'reversed (reversed ones cannot)'}.`
-            }
-          />
-          <p>
-            <a class="button secondary" href={listHref}>
-              Back to the list
-            </a>
-          </p>
-        </section>
+        <RefusedPanel
+          title={`${verb} commissions`}
+          text={
+            asked === 0
+              ? `Tick at least one commission to ${verb.toLowerCase()}.`
+              : tooMany
+                ? `At most ${MAX_BULK} commissions at once.`
+                : `None of the ${plural(asked, 'ticked commission')} can be ${props.action === 'approve' ? 'approved (only pending ones can)' : 'reversed (reversed ones cannot)'}.`
+          }
+          back={listHref}
+        />
       ) : (
         <ConfirmPanel
           title={title}

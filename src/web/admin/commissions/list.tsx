@@ -5,7 +5,7 @@ import { csvResponse } from '../../../lib/csv';
 import { canTransition } from '../../../modules/commissions/lifecycle';
 import { COMMISSION_STATUSES, type Commission } from '../../../modules/commissions/service';
 import { plural } from '../kit/bulk';
-import { anyCommission, commissionPage, commissionsCsv, SORTS, type CommissionFilter, type CommissionListed } from '../../../modules/reports/money';
+import { anyCommission, commissionPage, commissionsCsv, SORTS, type CommissionListed } from '../../../modules/reports/money';
 import { ConfirmDialog, ConfirmTrigger } from '../../confirm';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
@@ -15,7 +15,7 @@ import { commissionBadge, EmptyState, formatMoney, href, menuId, Pager, parsePag
 import { AdminLayout, campaignNames, type AdminKit } from '../kit';
 import { CommissionsTable, DialogField, eventHref, RowCheck } from '../tables';
 import { overrideRecruits } from '../../../modules/reports/rewards';
-import { filterOnly, FilterQuery, LIST, PAGE_SIZE, DEFAULT_SORT, partnerOf, readFilter, REVERSE_TEXT, viewOf, type Filter, type Outcome, type View } from './view';
+import { filterOnly, FilterQuery, LIST, PAGE_SIZE, DEFAULT_SORT, partnerOf, readFilter, REVERSE_TEXT, scopeOf, viewOf, type Filter, type Outcome, type View } from './view';
 
 export async function listView(ctx: AppContext, page: AdminPage, query: Record<string, string | undefined>, outcome: Outcome = {}) {
   const view = viewOf(query);
@@ -23,10 +23,10 @@ export async function listView(ctx: AppContext, page: AdminPage, query: Record<s
   const sort = parseSort(query, SORTS.commissions, DEFAULT_SORT);
   const paging = parsePage(query, PAGE_SIZE);
   const who = await partnerOf(ctx, filter);
-  const errors: FormErrors = who.error ? { partner: who.error } : {};
-  const scope: CommissionFilter = { status: filter.status, partnerId: who.partnerId, campaignId: filter.campaignId };
+  const { scope, errors: dateErrors } = scopeOf(filter, who.partnerId);
+  const errors: FormErrors = { ...dateErrors, ...(who.error ? { partner: who.error } : {}) };
   const [{ rows, total }, campaigns, any] = await Promise.all([
-    who.error ? Promise.resolve({ rows: [], total: 0 }) : commissionPage(ctx.sql, { filter: scope, sort, offset: paging.offset, limit: paging.limit }),
+    Object.keys(errors).length > 0 ? Promise.resolve({ rows: [], total: 0 }) : commissionPage(ctx.sql, { filter: scope, sort, offset: paging.offset, limit: paging.limit }),
     campaignNames(ctx),
     anyCommission(ctx.sql),
   ]);
@@ -71,7 +71,8 @@ export function listRoutes(ctx: AppContext, kit: AdminKit) {
           const filter = readFilter(query);
           const who = await partnerOf(ctx, filter);
           // an unknown partner email matches nothing: the header alone
-          const scope: CommissionFilter = { status: filter.status, partnerId: who.error ? 'none' : who.partnerId, campaignId: filter.campaignId };
+          const { scope, errors } = scopeOf(filter, who.error ? 'none' : who.partnerId);
+          if (Object.keys(errors).length > 0) scope.partnerId = 'none';
           return csvResponse(commissionsCsv(ctx.sql, scope), 'commissions.csv');
         }),
       { query: FilterQuery },
@@ -118,7 +119,7 @@ function CommissionsPage(props: ListProps) {
   );
 }
 
-/** The filter: status, partner email, campaign (the sort rides along). */
+/** The filter: status, partner email, campaign, fraud flags, the sale's days (the sort rides along). */
 function FilterForm(props: { view: View; campaigns: Map<string, string>; errors: FormErrors }) {
   const v = props.view;
   return (
@@ -136,6 +137,18 @@ function FilterForm(props: { view: View; campaigns: Map<string, string>; errors:
         value={v.campaignId ?? ''}
         options={[{ value: '', label: 'Any' }, ...[...props.campaigns].map(([value, label]) => ({ value, label }))]}
       />
+      <SelectField
+        name="flagged"
+        label="Fraud flags"
+        value={v.flagged ?? ''}
+        options={[
+          { value: '', label: 'Any' },
+          { value: 'yes', label: 'Flagged' },
+          { value: 'no', label: 'Not flagged' },
+        ]}
+      />
+      <Field name="from" label="Sale from" type="date" value={v.from} error={props.errors.from} />
+      <Field name="to" label="Sale to" type="date" value={v.to} error={props.errors.to} />
       {!!v.partnerId && <input type="hidden" name="partnerId" value={v.partnerId} />}
       {!!v.sort && <input type="hidden" name="sort" value={v.sort} />}
       {!!v.dir && <input type="hidden" name="dir" value={v.dir} />}

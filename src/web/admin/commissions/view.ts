@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context';
 import { ReverseBody } from '../../../modules/commissions/model';
 import { COMMISSION_STATUSES, type CommissionStatus } from '../../../modules/commissions/service';
 import { findPartnerByEmail } from '../../../modules/partners/service';
-import { SORTS } from '../../../modules/reports/money';
+import { SORTS, type CommissionFilter } from '../../../modules/reports/money';
 import { schemaErrors } from '../../forms';
 import { href, type Sort } from '../../ui';
 
@@ -13,7 +13,8 @@ export const PAGE_SIZE = 50;
 export const MAX_BULK = 100;
 export const DEFAULT_SORT: Sort<'date' | 'amount'> = { key: 'date', dir: 'desc' };
 
-export type Filter = { status?: CommissionStatus; partnerId?: string; partner?: string; campaignId?: string };
+/** `flagged`: yes / no; `from` / `to`: the sale's day (YYYY-MM-DD, both days included), as typed. */
+export type Filter = { status?: CommissionStatus; partnerId?: string; partner?: string; campaignId?: string; flagged?: 'yes' | 'no'; from?: string; to?: string };
 /** The outcome of an action, shown above the list. */
 export type Outcome = { ok?: string; error?: string };
 export type Bulk = 'approve' | 'reverse';
@@ -23,6 +24,9 @@ export const FilterQuery = t.Object({
   partnerId: t.Optional(t.String({ maxLength: 64 })),
   partner: t.Optional(t.String({ maxLength: 254 })),
   campaignId: t.Optional(t.String({ maxLength: 64 })),
+  flagged: t.Optional(t.String({ maxLength: 3 })),
+  from: t.Optional(t.String({ maxLength: 10 })),
+  to: t.Optional(t.String({ maxLength: 10 })),
   sort: t.Optional(t.String({ maxLength: 20 })),
   dir: t.Optional(t.String({ maxLength: 4 })),
   page: t.Optional(t.String({ maxLength: 8 })),
@@ -41,7 +45,39 @@ export function readFilter(query: Record<string, string | undefined>): Filter {
     partnerId: query.partnerId || undefined,
     partner: query.partner?.trim() || undefined,
     campaignId: query.campaignId || undefined,
+    flagged: query.flagged === 'yes' || query.flagged === 'no' ? query.flagged : undefined,
+    from: query.from || undefined,
+    to: query.to || undefined,
   };
+}
+
+/** A "YYYY-MM-DD" naming a real day, as its UTC midnight; null otherwise. */
+function dayOf(text: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
+  const d = new Date(`${text}T00:00:00.000Z`);
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== text ? null : d;
+}
+
+/**
+ * The list's filter as the read model takes it (the sale's days as a half-open range, `to` day
+ * included), and the date fields' errors.
+ */
+export function scopeOf(filter: Filter, partnerId: string | undefined): { scope: CommissionFilter; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const from = filter.from ? dayOf(filter.from) : null;
+  const to = filter.to ? dayOf(filter.to) : null;
+  if (filter.from && !from) errors.from = 'a date: YYYY-MM-DD';
+  if (filter.to && !to) errors.to = 'a date: YYYY-MM-DD';
+  if (from && to && to < from) errors.to = 'on or after the first day';
+  const scope: CommissionFilter = {
+    status: filter.status,
+    partnerId,
+    campaignId: filter.campaignId,
+    flagged: filter.flagged === undefined ? undefined : filter.flagged === 'yes',
+    from: from ?? undefined,
+    to: to ? new Date(to.getTime() + 86_400_000) : undefined,
+  };
+  return { scope, errors };
 }
 
 /** The view a link keeps: the filter, and the sort and page when given. */
@@ -52,7 +88,15 @@ export const viewOf = (query: Record<string, string | undefined>): View => ({
   dir: query.dir === 'asc' || query.dir === 'desc' ? query.dir : undefined,
   page: /^\d{1,6}$/.test(query.page ?? '') ? query.page : undefined,
 });
-export const filterOnly = (view: View): View => ({ status: view.status, partnerId: view.partnerId, partner: view.partner, campaignId: view.campaignId });
+export const filterOnly = (view: View): View => ({
+  status: view.status,
+  partnerId: view.partnerId,
+  partner: view.partner,
+  campaignId: view.campaignId,
+  flagged: view.flagged,
+  from: view.from,
+  to: view.to,
+});
 
 /** The partner filter by email: the partner's id, or the field's error. */
 export async function partnerOf(ctx: AppContext, filter: Filter): Promise<{ partnerId?: string; error?: string }> {

@@ -3,8 +3,9 @@
 import { earningsPerClick, type LeaderRow, type OverviewTotals, type TodoCounts } from '../../../modules/reports/overview';
 import { LineChart } from '../../chart';
 import { compare, comparePoints, rangeQuery, type DateRange } from '../../range';
-import { drawnToMinor, EmptyState, formatMoney, formatRate, href, Kpi, Trunc, NumHead } from '../../ui';
+import { drawnToMinor, EmptyState, formatMoney, href, Kpi, Trunc, NumHead } from '../../ui';
 import { PATH, TOP, type Data } from './data';
+import { clickRate, filteredText } from '../../figures';
 
 export function Dashboard(props: { data: Data }) {
   const d = props.data;
@@ -15,7 +16,8 @@ export function Dashboard(props: { data: Data }) {
   const m = money(now);
   const pm = money(before);
   const versus = d.range.previousLabel;
-  const rate = (t: OverviewTotals) => (t.clicks > 0 ? (t.conversions * 10_000) / t.clicks : null);
+  // converted clicks / clicks (docs/analytics.md): never above 100%
+  const rate = (t: OverviewTotals) => (t.clicks > 0 ? (Math.min(t.convertedClicks, t.clicks) * 10_000) / t.clicks : null);
   const rateChange = (() => {
     if (!before) return undefined;
     const a = rate(now);
@@ -29,9 +31,9 @@ export function Dashboard(props: { data: Data }) {
   return (
     <>
       <ul class="cards kpis" id="kpis">
-        <Kpi id="kpi-clicks" label="Clicks" value={count(now.clicks)} change={before ? compare(now.clicks, before.clicks) : undefined} versus={versus} href="#leaders" />
+        <Kpi id="kpi-clicks" label="Clicks" value={count(now.clicks)} note={filteredText(now.filteredClicks)} change={before ? compare(now.clicks, before.clicks) : undefined} versus={versus} href="#leaders" />
         <Kpi id="kpi-conversions" label="Conversions" value={count(now.conversions)} change={before ? compare(now.conversions, before.conversions) : undefined} versus={versus} href="#leaders" />
-        <Kpi id="kpi-rate" label="Conversion rate" value={formatRate(now.conversions, now.clicks)} change={rateChange} versus={versus} />
+        <Kpi id="kpi-rate" label="Conversion rate" value={clickRate(now)} change={rateChange} versus={versus} />
         {m ? (
           <>
             <Kpi id="kpi-revenue" label="Attributed revenue" value={formatMoney(m.revenue, m.currency)} change={pm ? compare(m.revenue, pm.revenue) : undefined} versus={versus} href="#money-chart" />

@@ -14,13 +14,14 @@ import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
 import { compare, comparePoints, RangePicker, rangeQuery, type DateRange } from '../../range';
 import type { AdminPage } from '../../session';
-import { attr, Badge, formatMoney, formatRate, href, Kpi, MoneyCell, Pager, partnerBadge, NumHead } from '../../ui';
+import { attr, Badge, formatMoney, href, Kpi, MoneyCell, Pager, partnerBadge, NumHead } from '../../ui';
 import { AdminLayout, day, Done } from '../kit';
 import { CommissionsTable, PayoutsTable } from '../tables';
 import { CodesSection, type CodesData } from '../codes';
 import { CUSTOMERS_PAGE, DONE, type EditValues, LIST, detailPath, epcText, revokeConfirm } from './shared';
 import { CustomersTable, LinkStatsTable, RecruitsSection } from './detail-tables';
 import { CampaignChoices } from './list-page';
+import { clickRate, filteredText } from '../../figures';
 
 export type DetailProps = {
   page: AdminPage;
@@ -248,12 +249,12 @@ function Performance(props: DetailProps) {
         <RangePicker action={path} range={props.range} keep={{ currency: props.kept.currency }} />
       </div>
       <ul class="cards wide-cards" id="kpis">
-        <Kpi label="Clicks" value={c.clicks.toLocaleString('en-US')} change={c.previous ? compare(c.clicks, c.previous.clicks) : undefined} versus={versus} />
+        <Kpi label="Clicks" value={c.clicks.toLocaleString('en-US')} note={filteredText(c.filteredClicks)} change={c.previous ? compare(c.clicks, c.previous.clicks) : undefined} versus={versus} />
         <Kpi label="Conversions" value={c.conversions.toLocaleString('en-US')} change={c.previous ? compare(c.conversions, c.previous.conversions) : undefined} versus={versus} />
         <Kpi
           label="Conversion rate"
-          value={formatRate(c.conversions, c.clicks)}
-          change={c.previous && c.clicks > 0 && c.previous.clicks > 0 ? comparePoints(rateBp(c.conversions, c.clicks), rateBp(c.previous.conversions, c.previous.clicks)) : undefined}
+          value={clickRate(c)}
+          change={c.previous && c.clicks > 0 && c.previous.clicks > 0 ? comparePoints(rateBp(c.convertedClicks, c.clicks), rateBp(c.previous.convertedClicks, c.previous.clicks)) : undefined}
           versus={versus}
         />
         <Kpi label="Revenue" value={formatMoney(inCurrency?.revenue ?? 0n, cur)} />

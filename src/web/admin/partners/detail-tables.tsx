@@ -3,6 +3,7 @@ import { type Recruit } from '../../../modules/reports/rewards';
 import { type CustomerState, type LinkStatsRow, type ReferredCustomer } from '../../../modules/reports/partners';
 import { attr, Badge, formatMoney, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../../ui';
 import { detailPath, epcText, isoDay } from './shared';
+import { LinkStatsFrame } from '../../kit/link-stats';
 
 const CUSTOMER_STATES: Record<CustomerState, { tone: Tone; label: string; title: string }> = {
   active: { tone: 'green', label: 'Active', title: 'Active customer: commissions earned, none refunded' },
@@ -14,61 +15,57 @@ const CUSTOMER_STATES: Record<CustomerState, { tone: Tone; label: string; title:
 export function LinkStatsTable(props: { links: LinkStatsRow[]; baseUrl: string; currency: string; campaigns: Map<string, string>; caption: string }) {
   const cur = props.currency;
   return (
-    <div class="table-wrap">
-      <table id="links" class="stack">
-        <caption class="vh" safe>
-          {props.caption}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Link</th>
-            <th scope="col">Campaign</th>
-            <NumHead label="Clicks" />
-            <NumHead label="Conversions" />
-            <NumHead label="Revenue" />
-            <NumHead label="Commissions" />
-            <NumHead label="EPC" />
-          </tr>
-        </thead>
-        <tbody>
-          {props.links.map((l) => {
-            const url = `${props.baseUrl}/r/${l.slug}`;
-            const path = `/r/${l.slug}`;
-            return (
-              <tr data-slug={l.slug}>
-                <td class="lead link-cell">
-                  <span class="copy">
-                    <input id={`url-${l.id}`} class="vh" value={url} readonly tabindex="-1" aria-hidden="true" data-link-url />
-                    <a class="trunc" href={url} title={attr(url)} safe>
-                      {path}
-                    </a>
-                    <button type="button" class="secondary small" data-copy={`#url-${l.id}`} aria-label={attr(`Copy ${url}`)}>
-                      Copy
-                    </button>
-                  </span>
-                </td>
-                <td data-label="Campaign">
-                  <Trunc text={props.campaigns.get(l.campaignId) ?? l.campaignId} />
-                </td>
-                <td class="num" data-label="Clicks" safe>
-                  {l.clicks.toLocaleString('en-US')}
-                </td>
-                <td class="num" data-label="Conversions" safe>
-                  {l.conversions.toLocaleString('en-US')}
-                </td>
-                <MoneyCell amount={l.revenue} currency={cur} label="Revenue" />
-                <td class="num figure" data-label="Commissions" safe>
-                  {formatMoney(l.commissions, cur)}
-                </td>
-                <td class="num figure" data-label="EPC" safe>
-                  {epcText(l.commissions, l.clicks, cur)}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <LinkStatsFrame
+      links={props.links}
+      caption={props.caption}
+      heads={
+        <>
+          <th scope="col">Campaign</th>
+          <NumHead label="Clicks" />
+          <NumHead label="Conversions" />
+          <NumHead label="Revenue" />
+          <NumHead label="Commissions" />
+          <NumHead label="EPC" />
+        </>
+      }
+      copy={(l) => {
+        const url = `${props.baseUrl}/r/${l.slug}`;
+        return (
+          <span class="copy">
+            <input id={`url-${l.id}`} class="vh" value={url} readonly tabindex="-1" aria-hidden="true" data-link-url />
+            <a class="trunc" href={url} title={attr(url)} safe>
+              {`/r/${l.slug}`}
+            </a>
+            <button type="button" class="secondary small" data-copy={`#url-${l.id}`} aria-label={attr(`Copy ${url}`)}>
+              Copy
+            </button>
+            <a class="qr-link" href={`/v1/links/${encodeURIComponent(l.id)}/qr.png?size=512&download`} download={attr(`${l.slug}-qr.png`)} aria-label={attr(`QR code of ${l.slug}`)}>
+              QR
+            </a>
+          </span>
+        );
+      }}
+      cells={(l) => (
+        <>
+          <td data-label="Campaign">
+            <Trunc text={props.campaigns.get(l.campaignId) ?? l.campaignId} />
+          </td>
+          <td class="num" data-label="Clicks" safe>
+            {l.clicks.toLocaleString('en-US')}
+          </td>
+          <td class="num" data-label="Conversions" safe>
+            {l.conversions.toLocaleString('en-US')}
+          </td>
+          <MoneyCell amount={l.revenue} currency={cur} label="Revenue" />
+          <td class="num figure" data-label="Commissions" safe>
+            {formatMoney(l.commissions, cur)}
+          </td>
+          <td class="num figure" data-label="EPC" safe>
+            {epcText(l.commissions, l.clicks, cur)}
+          </td>
+        </>
+      )}
+    />
   );
 }
 

@@ -1,13 +1,14 @@
 // Admin partners: the list page (filters, range, bulk bar, the table, the new partner form).
-import { type PartnerSortKey, type PartnerStatsRow } from '../../../modules/reports/partners';
+import { PARTNER_STATUS_FILTERS, type PartnerSortKey, type PartnerStatsRow } from '../../../modules/reports/partners';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
 import { RangePicker, rangeQuery } from '../../range';
 import type { AdminPage } from '../../session';
-import { Badge, EmptyState, formatMoney, formatRate, href, MenuButton, menuId, MoneyCell, Pager, partnerBadge, RowMenu, SortHeader, Trunc } from '../../ui';
+import { Badge, EmptyState, formatMoney, href, MenuButton, menuId, MoneyCell, Pager, partnerBadge, RowMenu, SortHeader, Trunc } from '../../ui';
 import { AdminLayout, Done } from '../kit';
 import { ChoicesFieldset } from '../../kit/choices';
 import { type CreateValues, DONE, LIST, type ListState, PAGE_SIZE, detailPath, epcText, isoDay } from './shared';
+import { clickRate, FilteredNote } from '../../figures';
 
 export function PartnersPage(props: {
   page: AdminPage;
@@ -21,9 +22,6 @@ export function PartnersPage(props: {
   outcome: { ok?: string; error?: string };
 }) {
   const s = props.state;
-  const sendInvite = props.values ? props.values.sendInvite === 'on' : true;
-  // every live campaign is ticked until the admin says otherwise
-  const ticked = new Set(props.values?.campaignIds ?? props.campaigns.map((c) => c.id));
   const filtered = !!s.q || !!s.status || !!s.group;
   const pageQuery = { ...s.query, page: s.page > 1 ? String(s.page) : undefined };
   const back = new URLSearchParams(Object.entries(pageQuery).filter((e): e is [string, string] => !!e[1])).toString();
@@ -47,33 +45,7 @@ export function PartnersPage(props: {
       {!!props.outcome.ok && <Notice kind="ok" text={props.outcome.ok} />}
       {!!props.outcome.error && <Notice kind="error" text={props.outcome.error} />}
       <div class="tools-row">
-        <form method="get" action={LIST} role="search" class="row partner-filter" aria-label="Filter partners">
-          <Field name="q" label="Search by email or name" type="search" value={s.q} />
-          <SelectField
-            name="status"
-            label="Status"
-            value={s.status ?? ''}
-            options={[
-              { value: '', label: 'Any' },
-              { value: 'invited', label: 'Invited' },
-              { value: 'active', label: 'Active' },
-              { value: 'revoked', label: 'Revoked' },
-            ]}
-          />
-          {s.groups.length > 0 && (
-            <SelectField
-              name="group"
-              label="Group"
-              value={s.group ?? ''}
-              options={[{ value: '', label: 'Any' }, { value: 'none', label: 'No group' }, ...s.groups.map((g) => ({ value: g.id, label: g.name }))]}
-            />
-          )}
-          {s.currencies.length > 1 && <SelectField name="currency" label="Money in" value={s.currency} options={s.currencies.map((c) => ({ value: c, label: c }))} />}
-          {Object.entries({ ...rangeQuery(s.range), sort: s.query.sort, dir: s.query.dir }).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
-          <button type="submit" class="secondary">
-            Filter
-          </button>
-        </form>
+        <FilterForm state={s} />
         <RangePicker action={LIST} range={s.range} keep={{ q: s.query.q, status: s.query.status, group: s.query.group, currency: s.query.currency, sort: s.query.sort, dir: s.query.dir }} />
       </div>
       <p class="caption" id="money-note" safe>
@@ -91,44 +63,95 @@ export function PartnersPage(props: {
         )
       ) : (
         <>
-          <form method="post" action={`${LIST}/bulk-invite`} id="bulk" class="bulk">
-            <CsrfInput token={props.page.csrf} />
-            <input type="hidden" name="back" value={back} />
-          </form>
-          <div class="bulk-bar" data-bulk-bar="bulk" id="bulk-bar">
-            <span data-bulk-count>Tick partners for bulk actions</span>
-            <button type="submit" form="bulk" formaction={`${LIST}/bulk-invite`} class="secondary">
-              Send invite again
-            </button>
-            {s.groups.length > 0 && (
-              <span class="bulk-move">
-                <label for="bulk-group" class="vh">
-                  Group to move the ticked partners to
-                </label>
-                <select id="bulk-group" name="groupId" form="bulk">
-                  {s.groups.map((g) => (
-                    <option value={g.id} safe>
-                      {g.name}
-                    </option>
-                  ))}
-                  <option value="">No group (leave their group)</option>
-                </select>
-                <button type="submit" form="bulk" formaction={`${LIST}/bulk-move`} class="secondary">
-                  Move to group…
-                </button>
-              </span>
-            )}
-            <button type="submit" form="bulk" formaction={`${LIST}/bulk-revoke`} class="danger">
-              Revoke…
-            </button>
-          </div>
+          <BulkBar state={s} csrf={props.page.csrf} back={back} />
           <PartnersTable rows={props.rows} state={s} header={header} detail={detail} csrf={props.page.csrf} />
           <Pager path={LIST} query={s.query} page={s.page} size={PAGE_SIZE} total={props.total} shown={props.rows.length} />
         </>
       )}
+      <NewPartnerForm csrf={props.page.csrf} campaigns={props.campaigns} values={props.values} errors={props.errors} />
+    </AdminLayout>
+  );
+}
+
+/** Search, status, group and currency, keeping the range and the sort. */
+function FilterForm(props: { state: ListState }) {
+  const s = props.state;
+  return (
+    <form method="get" action={LIST} role="search" class="row partner-filter" aria-label="Filter partners">
+      <Field name="q" label="Search by email or name" type="search" value={s.q} />
+      <SelectField
+        name="status"
+        label="Status"
+        value={s.status ?? ''}
+        options={[{ value: '', label: 'Any' }, ...PARTNER_STATUS_FILTERS.map((v) => ({ value: v, label: `${v[0]!.toUpperCase()}${v.slice(1)}` }))]}
+      />
+      {s.groups.length > 0 && (
+        <SelectField
+          name="group"
+          label="Group"
+          value={s.group ?? ''}
+          options={[{ value: '', label: 'Any' }, { value: 'none', label: 'No group' }, ...s.groups.map((g) => ({ value: g.id, label: g.name }))]}
+        />
+      )}
+      {s.currencies.length > 1 && <SelectField name="currency" label="Money in" value={s.currency} options={s.currencies.map((c) => ({ value: c, label: c }))} />}
+      {Object.entries({ ...rangeQuery(s.range), sort: s.query.sort, dir: s.query.dir }).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
+      <button type="submit" class="secondary">
+        Filter
+      </button>
+    </form>
+  );
+}
+
+/** The ticked partners' form and its bar: invite again, move to a group, revoke. */
+function BulkBar(props: { state: ListState; csrf: string; back: string }) {
+  const s = props.state;
+  return (
+    <>
+      <form method="post" action={`${LIST}/bulk-invite`} id="bulk" class="bulk">
+        <CsrfInput token={props.csrf} />
+        <input type="hidden" name="back" value={props.back} />
+      </form>
+      <div class="bulk-bar" data-bulk-bar="bulk" id="bulk-bar">
+        <span data-bulk-count>Tick partners for bulk actions</span>
+        <button type="submit" form="bulk" formaction={`${LIST}/bulk-invite`} class="secondary">
+          Send invite again
+        </button>
+        {s.groups.length > 0 && (
+          <span class="bulk-move">
+            <label for="bulk-group" class="vh">
+              Group to move the ticked partners to
+            </label>
+            <select id="bulk-group" name="groupId" form="bulk">
+              {s.groups.map((g) => (
+                <option value={g.id} safe>
+                  {g.name}
+                </option>
+              ))}
+              <option value="">No group (leave their group)</option>
+            </select>
+            <button type="submit" form="bulk" formaction={`${LIST}/bulk-move`} class="secondary">
+              Move to group…
+            </button>
+          </span>
+        )}
+        <button type="submit" form="bulk" formaction={`${LIST}/bulk-revoke`} class="danger">
+          Revoke…
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** Name, email, the invite box and the campaigns the partner may promote. */
+function NewPartnerForm(props: { csrf: string; campaigns: { id: string; name: string }[]; values?: CreateValues; errors?: FormErrors }) {
+  const sendInvite = props.values ? props.values.sendInvite === 'on' : true;
+  // every live campaign is ticked until the admin says otherwise
+  const ticked = new Set(props.values?.campaignIds ?? props.campaigns.map((c) => c.id));
+  return (
+    <>
       <h2 id="new">New partner</h2>
       <form method="post" action={LIST} novalidate class="narrow">
-        <CsrfInput token={props.page.csrf} />
+        <CsrfInput token={props.csrf} />
         {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
         <Field name="name" label="Name" value={props.values?.name} error={props.errors?.name} required />
         <Field name="email" label="Email" type="email" value={props.values?.email} error={props.errors?.email} required />
@@ -140,7 +163,7 @@ export function PartnersPage(props: {
         {props.campaigns.length > 0 && <CampaignChoices campaigns={props.campaigns} ticked={ticked} error={props.errors?.campaignIds} legend="Campaigns the partner may promote" />}
         <button type="submit">Create partner</button>
       </form>
-    </AdminLayout>
+    </>
   );
 }
 
@@ -203,14 +226,15 @@ export function PartnersTable(props: {
                     {p.groupId ? <Trunc text={props.state.groups.find((g) => g.id === p.groupId)?.name ?? p.groupId} /> : <span class="muted">–</span>}
                   </td>
                 )}
-                <td class="num" data-label="Clicks" safe>
-                  {p.clicks.toLocaleString('en-US')}
+                <td class="num" data-label="Clicks">
+                  <span safe>{p.clicks.toLocaleString('en-US')}</span>
+                  <FilteredNote n={p.filteredClicks} />
                 </td>
                 <td class="num" data-label="Conversions" safe>
                   {p.conversions.toLocaleString('en-US')}
                 </td>
                 <td class="num" data-label="Conversion rate" safe>
-                  {formatRate(p.conversions, p.clicks)}
+                  {clickRate(p)}
                 </td>
                 <MoneyCell amount={p.revenue} currency={cur} label="Revenue" />
                 <td class="num figure" data-label="Commissions" safe>
