@@ -75,4 +75,23 @@ describe('the campaign form on its first submit', () => {
       await page.screenshot({ path: `${ARTIFACTS}campaign-form-doge-${width}.png`, fullPage: true });
     }
   });
+
+  test('the edit form shows the saved rules without an empty one; "Add another rule" adds it', async () => {
+    const res = await svc.api('POST', '/v1/campaigns', {
+      body: { name: 'Edited', destinationUrl: 'https://app.example.com/signup', currency: 'USD', rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] },
+    });
+    expect(res.status).toBe(201);
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${svc.url}/admin/campaigns/${res.body.id}/edit`);
+      expect(await page.locator('#rules [data-rule-row]').count()).toBe(1);
+      expect(await page.inputValue('input[name=r0_percent]')).toBe('20');
+      await page.screenshot({ path: `${ARTIFACTS}campaign-edit-rows-${width}.png`, fullPage: true });
+    }
+    await page.click('button:has-text("Add another rule")');
+    expect(await page.locator('#rules [data-rule-row]').count()).toBe(2);
+    // a new campaign (no rules yet) still starts with one empty row
+    await page.goto(`${svc.url}/admin/campaigns`);
+    expect(await page.locator('#rules [data-rule-row]').count()).toBe(1);
+  });
 });
