@@ -3,10 +3,11 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
-import { AppError, dataExceptionError, RateLimited, ERROR_STATUS, fieldProblems, invalidFields, isDataException, type ErrorBody, type ValueErrorLike } from './lib/errors';
+import { AppError, dataExceptionError, RateLimited, ERROR_STATUS, fieldProblems, allowedValues, invalidFields, isDataException, type ErrorBody, type ValueErrorLike } from './lib/errors';
 import { jsonNull } from './lib/http';
 import { newId } from './lib/ids';
 import { parseJsonObject } from './lib/json-body';
+import { plainMessage } from './lib/plain-errors';
 import { strictBodies } from './lib/strict-body';
 import { apiKeyRoutes, sessionRoutes } from './routes/auth';
 import { billingRoutes } from './routes/billing';
@@ -70,7 +71,7 @@ export function createApp(ctx: AppContext) {
   const billing = billingRoutes(ctx).use(paypalWebhookRoutes(ctx));
   // resources take multipart uploads: outside the JSON-only parser
   const resources = resourceRoutes(ctx);
-  const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages));
+  const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages(ctx)));
   // every JSON route refuses fields its body schema does not declare (lib/strict-body.ts)
   const refuseUnknownFields = strictBodies([...api.routes, ...session.routes]);
 
@@ -246,7 +247,7 @@ function toErrorBody(error: unknown, code: string | number, method = 'POST'): Er
       // 'property' errors come from coercing query or path strings
       const where = e.type === 'query' || e.type === 'property' ? 'invalid_query' : e.type === 'params' ? 'not_found' : 'invalid_body';
       if (where === 'not_found') return { code: 'not_found', message: 'not found' };
-      return invalidFields(fieldProblems(e.all ?? []), where).toBody();
+      return invalidFields(fieldProblems(e.all ?? [], { message: plainFieldMessage }), where).toBody();
     }
     case 'PARSE': {
       const cause = (error as { cause?: unknown }).cause;
@@ -260,4 +261,9 @@ function toErrorBody(error: unknown, code: string | number, method = 'POST'): Er
     default:
       return { code: 'internal', message: 'internal error' };
   }
+}
+
+/** A request problem in words ("at most 254 characters"), never the validator's own text; enums and numeric ranges as allowedValues() says them. */
+function plainFieldMessage(e: ValueErrorLike): string {
+  return (e.schema && allowedValues(e.schema)) ?? plainMessage(e);
 }

@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db';
 import { migrate } from './db/migrate';
+import { firstRunWarnings } from './lib/first-run';
 import { createLogger } from './lib/log';
 import { bootstrapAdminKey } from './modules/auth/keys';
 import { startScheduler } from './scheduler';
@@ -43,6 +44,8 @@ const ctx = createContext(config, db.sql, log);
 const server = serve(ctx);
 const scheduler = startScheduler(ctx);
 log.info('partnerd listening', { url: server.url, baseUrl: config.baseUrl, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded' });
+// a first run says what still stands between the operator and a working sign-in
+for (const warning of firstRunWarnings(config)) log.warn(warning);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -104,7 +104,7 @@ export function problemsOf(schema: TSchema, value: unknown, options: { root?: st
  * What a schema allows, in words, for the schemas whose generated messages say nothing useful: enums
  * ("should be one of: 'integer', 'integer'" for a bounded integer that may also arrive as a string).
  */
-function allowedValues(schema: SchemaLike): string | undefined {
+export function allowedValues(schema: SchemaLike): string | undefined {
   const flat = schema.anyOf?.flatMap((s) => s.anyOf ?? [s]);
   const options = flat?.filter((s) => s.const !== undefined || s.type === 'null').map((s) => (s.type === 'null' ? null : s.const)) ?? schema.enum;
   if (options && options.length > 0) return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
@@ -130,4 +130,9 @@ export function isDataException(error: unknown): boolean {
 /** The 400 a class-22 error becomes. */
 export function dataExceptionError(code: 'invalid_body' | 'invalid_query' = 'invalid_body'): AppError {
   return new AppError(code, 'a value in the request cannot be stored (for example a NUL character or a number out of range)');
+}
+
+/** A 400 listing every problem, when there are any. */
+export function throwFieldProblems(problems: FieldProblem[], code: 'invalid_body' | 'invalid_query' = 'invalid_body'): void {
+  if (problems.length > 0) throw new AppError(code, problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
 }

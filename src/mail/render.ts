@@ -106,9 +106,10 @@ function renderHtml(subject: string, blocks: Block[], brand: Brand, footer: Foot
             .join('')}</table>`;
         case 'table': {
           const align = (i: number) => (block.numeric?.includes(i) ? 'right' : 'left');
-          const head = block.head.map((h, i) => `<th style="text-align:${align(i)};padding:6px 8px;border-bottom:2px solid ${accent}">${e(h)}</th>`).join('');
+          const head = block.head.map((h, i) => `<th style="text-align:${align(i)};padding:6px 8px;border-bottom:2px solid ${accent};${block.numeric?.includes(i) ? 'white-space:nowrap' : 'overflow-wrap:anywhere'}">${e(h)}</th>`).join('');
           const rows = block.rows
-            .map((r) => `<tr>${r.map((c, i) => `<td style="text-align:${align(i)};padding:6px 8px;border-bottom:1px solid #e5e5e5;word-break:break-word;overflow-wrap:anywhere">${e(c)}</td>`).join('')}</tr>`)
+            // an amount never breaks across lines; text may wrap anywhere so the table fits a phone
+            .map((r) => `<tr>${r.map((c, i) => `<td style="text-align:${align(i)};padding:6px 8px;border-bottom:1px solid #e5e5e5;${block.numeric?.includes(i) ? 'white-space:nowrap' : 'word-break:break-word;overflow-wrap:anywhere'}">${e(c)}</td>`).join('')}</tr>`)
             .join('');
           return `<table style="border-collapse:collapse;width:100%;margin:0 0 16px;font-size:14px"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
         }

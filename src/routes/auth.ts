@@ -113,7 +113,7 @@ export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
         const outcome = await consumeLink(ctx, query.token ?? '', clientAddress(request, ctx.config.trustProxy, ctx.http.server));
         switch (outcome.kind) {
           case 'invalid':
-            return magicLinkPages.expired();
+            return magicLinkPages.expired(request);
           case 'revoked':
             return magicLinkPages.revoked(outcome.reason);
           case 'signed-in':

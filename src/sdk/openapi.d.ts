@@ -1652,7 +1652,7 @@ export interface operations {
                     email: string;
                     name: string;
                     /**
-                     * @description Answers to the signup questions, all optional: `website` (http(s) address, at most 500 characters), `audience` (at most 1,000), `promotion` (at most 2,000).
+                     * @description Answers to the signup questions, by question key (`GET /settings` lists them as `applicationQuestions`; by default `website` (http(s) address, at most 500 characters), `audience` (at most 1,000) and `promotion` (at most 2,000), all optional). A key no question has is a 400 naming it; under review a required question left out is a 400 too.
                      * @example {
                      *       "website": "https://ann.example",
                      *       "audience": "Indie developers",
@@ -9889,7 +9889,7 @@ export interface operations {
                     name: string;
                     /** @description http(s) address share links land on. */
                     destinationUrl: string;
-                    /** @description ISO 4217 code, e.g. USD. */
+                    /** @description ISO 4217 code, e.g. USD. Fixed once the campaign has commissions (409). */
                     currency: string;
                     holdbackDays?: (string | number) | null;
                     rules?: {
@@ -10240,7 +10240,7 @@ export interface operations {
                     name?: string;
                     /** @description http(s) address share links land on. */
                     destinationUrl?: string;
-                    /** @description ISO 4217 code, e.g. USD. */
+                    /** @description ISO 4217 code, e.g. USD. Fixed once the campaign has commissions (409). */
                     currency?: string;
                     holdbackDays?: (string | number) | null;
                     rules?: {
@@ -10397,6 +10397,21 @@ export interface operations {
             };
             /** @description An error. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11907,6 +11922,27 @@ export interface operations {
                          * @description Where partners write with questions; shown in every email.
                          */
                         supportEmail: string | null;
+                        /** @description The signup questions asked under review, in order (at most 20, keys unique). Default: website (url), audience (text, at most 1,000), promotion (text). */
+                        applicationQuestions: {
+                            /**
+                             * @description The answer's key in `applicationAnswers`: a lower-case letter, then up to 39 letters, digits or _.
+                             * @example youtube_channel
+                             */
+                            key: string;
+                            /**
+                             * @description The question as the signup page asks it.
+                             * @example Your YouTube channel
+                             */
+                            label: string;
+                            /** @enum {string} */
+                            type: "url" | "line" | "text";
+                            /** @description Whether an application must answer it. */
+                            required: boolean;
+                            /** @description A line under the question. */
+                            hint?: string;
+                            /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
+                            maxLength?: string | number;
+                        }[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -11999,6 +12035,18 @@ export interface operations {
                     supportEmail?: string | null;
                     /** @description open: partners sign themselves up; review: self-signups wait as applications an admin approves; null: follow PARTNER_SIGNUP. */
                     partnerSignup?: "open" | "closed" | "review" | null;
+                    /**
+                     * @description The signup questions asked under review, in order: a list of {key, label, type: "url"|"line"|"text", required, hint?, maxLength?}, as GET /settings answers them (at most 20, keys unique); null: the three built-in ones (website, audience, promotion).
+                     * @example [
+                     *       {
+                     *         "key": "youtube",
+                     *         "label": "Your YouTube channel",
+                     *         "type": "url",
+                     *         "required": true
+                     *       }
+                     *     ]
+                     */
+                    applicationQuestions?: unknown;
                 };
             };
         };
@@ -12036,6 +12084,27 @@ export interface operations {
                          * @description Where partners write with questions; shown in every email.
                          */
                         supportEmail: string | null;
+                        /** @description The signup questions asked under review, in order (at most 20, keys unique). Default: website (url), audience (text, at most 1,000), promotion (text). */
+                        applicationQuestions: {
+                            /**
+                             * @description The answer's key in `applicationAnswers`: a lower-case letter, then up to 39 letters, digits or _.
+                             * @example youtube_channel
+                             */
+                            key: string;
+                            /**
+                             * @description The question as the signup page asks it.
+                             * @example Your YouTube channel
+                             */
+                            label: string;
+                            /** @enum {string} */
+                            type: "url" | "line" | "text";
+                            /** @description Whether an application must answer it. */
+                            required: boolean;
+                            /** @description A line under the question. */
+                            hint?: string;
+                            /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
+                            maxLength?: string | number;
+                        }[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -13035,6 +13104,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not found (`not_found`): this provider's webhook is not configured on this service (its secret variable, such as STRIPE_WEBHOOK_SECRET, is unset), so the route does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
             /** @description An error. */
             409: {
                 headers: {
@@ -13135,6 +13219,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not found (`not_found`): this provider's webhook is not configured on this service (its secret variable, such as STRIPE_WEBHOOK_SECRET, is unset), so the route does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
             /** @description An error. */
             409: {
                 headers: {
@@ -13222,6 +13321,21 @@ export interface operations {
             };
             /** @description An error. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description Not found (`not_found`): this provider's webhook is not configured on this service (its secret variable, such as STRIPE_WEBHOOK_SECRET, is unset), so the route does not exist. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

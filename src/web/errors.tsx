@@ -6,6 +6,7 @@ import type { ErrorBody } from '../lib/errors';
 import { AdminLayout } from './admin/kit';
 import { Layout, Notice } from './layout';
 import { PortalLayout } from './portal/pages';
+import { fieldWords } from './field-words';
 import { render } from './render';
 import { guardAdmin, guardPartner } from './session';
 
@@ -20,13 +21,22 @@ export function isPagePath(path: string): boolean {
   return areaOf(path) !== undefined;
 }
 
+/** Why a request was refused, in sentences: each field problem by the field's on-screen name. */
+export function refusedText(body: ErrorBody): string {
+  const details = Array.isArray(body.details) ? (body.details as { field?: unknown; message?: unknown }[]) : [];
+  const sentences = details
+    .filter((d) => typeof d.field === 'string' && typeof d.message === 'string')
+    .map((d) => `${fieldWords(d.field as string)}: ${d.message as string}.`);
+  return sentences.length > 0 ? sentences.join(' ') : body.message;
+}
+
 function ErrorContent(props: { body: ErrorBody; status: number; home: string }) {
   const { title, text } =
     props.status === 404
       ? { title: 'Page not found', text: 'There is no page at this address.' }
       : props.status >= 500
         ? { title: 'Something went wrong', text: 'The error was logged. Try again in a moment.' }
-        : { title: 'Request refused', text: props.body.message };
+        : { title: 'Request refused', text: refusedText(props.body) };
   return (
     <div class="narrow">
       <h1 safe>{title}</h1>

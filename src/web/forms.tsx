@@ -2,6 +2,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { AppError, problemsOf, type FieldProblem } from '../lib/errors';
 import { CSRF_FIELD } from './csrf';
+import { fieldWords } from './field-words';
 
 /** Field name -> message; `_form` holds a problem that belongs to no single field. */
 export type FormErrors = Record<string, string>;
@@ -17,7 +18,7 @@ export function formErrors(error: unknown, fields: string[]): FormErrors | null 
   for (const d of details) {
     const field = fields.find((f) => d.field === f || d.field.startsWith(`${f}.`));
     if (field) out[field] ??= d.message;
-    else out._form ??= `${d.field}: ${d.message}`;
+    else out._form ??= `${fieldWords(d.field)}: ${d.message}`;
   }
   if (Object.keys(out).length === 0) out._form = error.message;
   return out;

@@ -6,6 +6,7 @@ import { adminRoutes } from './admin';
 import { docsRoutes } from './docs';
 import { portalRoutes } from './portal';
 import { BRAND_COLOR, brandCss } from './brand';
+import { startRoutes } from './start';
 import { unsubscribeRoutes } from './unsubscribe';
 import { notificationRoutes } from './portal/notifications';
 import { embedRoutes } from './embed';
@@ -53,6 +54,7 @@ export function webRoutes(ctx: AppContext) {
       if (!BRAND_COLOR.test(color)) return new Response('/* not a colour */', { status: 400, headers: { 'content-type': 'text/css; charset=utf-8' } });
       return new Response(brandCss(color), { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } });
     })
+    .use(startRoutes(ctx))
     .use(unsubscribeRoutes(ctx))
     .use(notificationRoutes(ctx))
     .use(embedRoutes(ctx))

@@ -4,7 +4,8 @@ import type { Children } from '@kitajs/html';
 import type { PageBrand } from './brand';
 import { attr } from './ui';
 
-export type NavItem = { href: string; label: string };
+/** A section in the navigation; `badge` is a count waiting there (its label read out in words). */
+export type NavItem = { href: string; label: string; badge?: { count: number; label: string } };
 
 export function Layout(props: {
   title: string;
@@ -58,8 +59,13 @@ export function Layout(props: {
                     <ul>
                       {props.nav.map((item) => (
                         <li>
-                          <a href={item.href} aria-current={item.href === props.current ? 'page' : undefined} safe>
-                            {item.label}
+                          <a href={item.href} aria-current={item.href === props.current ? 'page' : undefined}>
+                            <span safe>{item.label}</span>
+                            {!!item.badge && (
+                              <span class="nav-badge" title={attr(item.badge.label)} safe>
+                                {String(item.badge.count)}
+                              </span>
+                            )}
                           </a>
                         </li>
                       ))}

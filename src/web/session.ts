@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { readCookie } from '../modules/auth/plugin';
 import { principalForSession, revokedSessionReason, SESSION_COOKIE } from '../modules/auth/sessions';
 import { findPartner, type Partner } from '../modules/partners/service';
+import { waitingCounts, type Waiting } from '../modules/reports/overview';
 import { csrfToken } from './csrf';
 
 export type PartnerPage = { partner: Partner; csrf: string; sessionToken: string; brand: PageBrand };
@@ -36,7 +37,8 @@ export async function guardPartner(ctx: AppContext, request: Request): Promise<P
   return { kind: 'signed-out' };
 }
 
-export type AdminPage = { email: string; csrf: string; sessionToken: string };
+/** A signed-in admin's page; `waiting` feeds the navigation's badges (Applications, Review). */
+export type AdminPage = { email: string; csrf: string; sessionToken: string; waiting?: Waiting };
 
 export type AdminGuard = { kind: 'admin'; page: AdminPage } | { kind: 'partner' } | { kind: 'signed-out' };
 
@@ -49,7 +51,7 @@ export async function guardAdmin(ctx: AppContext, request: Request): Promise<Adm
   if (!token || token.length > 256) return { kind: 'signed-out' };
   const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
   if (principal?.kind === 'admin' && principal.email && ctx.config.adminEmails.includes(principal.email)) {
-    return { kind: 'admin', page: { email: principal.email, csrf: csrfToken(token), sessionToken: token } };
+    return { kind: 'admin', page: { email: principal.email, csrf: csrfToken(token), sessionToken: token, waiting: await waitingCounts(ctx.sql) } };
   }
   if (principal?.kind === 'partner') return { kind: 'partner' };
   return { kind: 'signed-out' };

@@ -10,7 +10,8 @@ import { createSession } from '../modules/auth/sessions';
 import { recordSignInNetwork } from '../modules/fraud/service';
 import { networkHash } from '../modules/fraud/signals';
 import { loadClickSalt } from '../modules/links/service';
-import { checkApplicationAnswers } from '../lib/fields';
+import { checkApplicationAnswers } from '../lib/questions';
+import { applicationQuestions } from '../modules/settings/service';
 import { activatePartner, findPartner, findPartnerByEmail, findRecruiter } from '../modules/partners/service';
 import { createPartner } from './invite-partner';
 
@@ -99,8 +100,9 @@ export async function signUp(
   ctx: AppContext,
   input: { email: string; name: string; applicationAnswers?: unknown; ref?: string },
 ): Promise<Exclude<SignupMode, 'closed'>> {
-  const given = checkApplicationAnswers(input.applicationAnswers);
   const mode = await signupMode(ctx);
+  // the operator's questions: unknown keys refused, and under review the required ones asked for
+  const given = checkApplicationAnswers(input.applicationAnswers, await applicationQuestions(ctx.sql), { requireAnswers: mode === 'review' });
   if (mode === 'closed') throw new AppError('forbidden', 'partner signup is closed');
   const existing = await findPartnerByEmail(ctx.sql, input.email);
   if (existing) {

@@ -25,6 +25,8 @@ const ADMIN_EMAIL = 'admin@operator.example';
  * the credential). The /admin and /portal pages check their own session (test/web/*.security.test.ts).
  */
 const PUBLIC_ROUTES = new Set([
+  // the start page: links to the admin, the portal and the docs
+  'GET /',
   'POST /auth/magic-link',
   'POST /auth/signup',
   'GET /auth/magic',

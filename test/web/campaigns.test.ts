@@ -290,7 +290,10 @@ describe('the rule editor', () => {
     const context = await browser.newContext({ viewport: LAPTOP, javaScriptEnabled: false, storageState: await admin.storageState() });
     const plain = await context.newPage();
     await plain.goto(`${svc.url}/admin/campaigns/${createdId}/edit`);
-    // saved rules plus one empty row; both amount fields and the custom name show without script
+    // the saved rules only, no empty row; "Add another rule" redraws the form with one
+    expect(await plain.locator('#rules [data-rule-row]').count()).toBe(3);
+    await plain.click('button:has-text("Add another rule")');
+    // both amount fields and the custom name show without script
     expect(await plain.locator('#rules [data-rule-row]').count()).toBe(4);
     expect(await plain.isVisible('input[name=r3_amount]')).toBe(true);
     expect(await plain.isVisible('input[name=r3_percent]')).toBe(true);

@@ -102,7 +102,7 @@ describe('admin: branding and previews', () => {
         expect(await frame.locator('body').textContent()).toContain('Northwind Partners');
       }
       await page.locator('#preview-payout_sent summary').click();
-      expect(await page.textContent('#preview-payout_sent pre')).toContain('com_01jd8x0000000000000000000b');
+      expect(await page.textContent('#preview-payout_sent pre')).toContain('Recruit bonus');
       await shoot(page, `emails-previews-${size === 'desktop' ? 1366 : 390}`);
       await context.close();
     }

@@ -7,7 +7,7 @@ import { MINUTE } from '../../lib/time';
 export const MAGIC_LINK_TTL_MS = 15 * MINUTE;
 
 /** What GET /auth/magic shows when a link signs no one in: the portal's pages, handed to the routes by app.ts. */
-export type MagicLinkPages = { expired(): Response; revoked(reason: string | null): Response };
+export type MagicLinkPages = { expired(request: Request): Response | Promise<Response>; revoked(reason: string | null): Response };
 
 export type MagicPurpose = 'invite' | 'signin' | 'admin';
 

@@ -1,6 +1,6 @@
 // Answer schemas of the inbound provider webhooks (the body is the provider's raw bytes: no schema).
 import { t } from 'elysia';
-import { errors } from '../../lib/http';
+import { ErrorResponse, errors } from '../../lib/http';
 
 /** What a delivery of a provider event did (also logged as `billing event`). */
 export const ProviderEventReceived = t.Object({
@@ -13,8 +13,15 @@ export const ProviderEventReceived = t.Object({
   }),
 });
 
+/** The answer where a provider's webhook is not configured: the route is not there. */
+const NotConfigured = {
+  ...ErrorResponse,
+  description: "Not found (`not_found`): this provider's webhook is not configured on this service (its secret variable, such as STRIPE_WEBHOOK_SECRET, is unset), so the route does not exist.",
+};
+
 export const BillingResponses = {
-  // 400: a bad or missing signature (nothing is recorded); 409: a conversion's idempotency key
-  // already used with a different request (record-event)
-  receive: { 200: ProviderEventReceived, ...errors(400, 409, 413) },
+  // 400: a bad or missing signature (nothing is recorded); 404: the provider is not configured (no
+  // route; documented here, where the route is); 409: a conversion's idempotency key already used
+  // with a different request (record-event)
+  receive: { 200: ProviderEventReceived, ...errors(400, 409, 413), 404: NotConfigured },
 };

@@ -6,7 +6,8 @@ import { Rules } from './rules';
 
 const Name = t.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const DestinationUrl = t.String({ minLength: 8, maxLength: 2048, description: 'http(s) address share links land on.' });
-const Currency = t.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code, e.g. USD.' });
+// bounded loosely: the service names an unknown code ("DOGE") as unknown, not as too long
+const Currency = t.String({ minLength: 1, maxLength: 10, description: 'ISO 4217 code, e.g. USD. Fixed once the campaign has commissions (409).' });
 const HoldbackDays = t.Nullable(t.Integer({ minimum: 0, maximum: 3650, description: 'null: HOLDBACK_DAYS.' }));
 const StripeCouponId = t.Nullable(
   t.String({
@@ -93,6 +94,7 @@ export const CampaignResponses = {
   create: { 201: CampaignRecord, ...errors(400, 401, 403, 413) },
   list: { 200: CampaignList, ...errors(400, 401, 403) },
   get: { 200: CampaignRecord, ...errors(400, 401, 403, 404) },
-  update: { 200: CampaignRecord, ...errors(400, 401, 403, 404, 413) },
+  // 409: a currency change once the campaign has commissions
+  update: { 200: CampaignRecord, ...errors(400, 401, 403, 404, 409, 413) },
   preview: { 200: PreviewAnswer, ...errors(400, 401, 403, 404, 413) },
 };

@@ -74,6 +74,9 @@ export function amountProblems(rules: Rule[], currency: string, field = 'rules',
   return problems;
 }
 
+/** What an unknown currency code is told (a field error, to the API and the forms alike). */
+export const UNKNOWN_CURRENCY = 'unknown currency: give an ISO 4217 code in upper case, such as USD or EUR';
+
 export function throwProblems(problems: FieldProblem[]): void {
   if (problems.length > 0) throw invalidFields(problems);
 }
@@ -89,7 +92,7 @@ function check(input: { destinationUrl?: string; currency?: string; rules?: Rule
     if (problem) problems.push({ field: 'destinationUrl', message: problem });
   }
   if (input.currency !== undefined && !isKnownCurrency(input.currency)) {
-    problems.push({ field: 'currency', message: 'not an ISO 4217 currency code (upper case, e.g. USD)' });
+    problems.push({ field: 'currency', message: UNKNOWN_CURRENCY });
   }
   if (input.rules !== undefined) {
     problems.push(...ruleProblems(input.rules, 'rules'));
@@ -162,11 +165,23 @@ export async function partnerHoldsCampaign(sql: Tx, partnerId: string, campaignI
 
 export type UpdateCampaignInput = Partial<CreateCampaignInput> & { archived?: boolean };
 
+/**
+ * A campaign's currency is fixed once it has commissions: they, its reports and its pages are in
+ * that currency, and a change would hide them. 409, with the field named.
+ */
+async function throwIfEarned(sql: Tx, campaign: Campaign): Promise<void> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from commissions where campaign_id = ${campaign.id}`;
+  if (row!.n === 0) return;
+  const message = `the campaign has ${row!.n === 1 ? '1 commission' : `${row!.n} commissions`} in ${campaign.currency}; its currency cannot change once it has commissions (create a new campaign for another currency)`;
+  throw new AppError('conflict', `currency: ${message}`, [{ field: 'currency', message }]);
+}
+
 export async function updateCampaign(sql: Sql, id: string, input: UpdateCampaignInput): Promise<Campaign> {
   return sql.begin(async (tx) => {
     const current = await findCampaign(tx, id);
     if (!current) throw notFound('campaign');
     check(input, current.currency);
+    if (input.currency !== undefined && input.currency !== current.currency) await throwIfEarned(tx, current);
     if (input.currency !== undefined && input.rules === undefined) {
       const problems = amountProblems(current.rules, input.currency);
       if (problems.length > 0) {

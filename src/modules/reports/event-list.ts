@@ -143,6 +143,8 @@ export type EventDetail = {
   attributions: { id: string; partnerId: string; partnerName: string; campaignId: string; campaignName: string; clickId: string | null; couponCode: string | null; model: string; weight: number }[];
   touches: { position: number; clickId: string | null; couponCode: string | null; partnerId: string; partnerName: string; campaignName: string; weightNum: number; weightDen: number }[];
   commissions: CommissionListed[];
+  /** The user's partner clicks that a filter kept from credit (bot_click, click_flood), newest first: why an event found no click. */
+  filteredClicks: { clickId: string; reason: string; partnerName: string; at: Date }[];
   /** Amount changes of its commissions after accrual (partial refunds), oldest first. */
   adjustments: { commissionId: string; partnerName: string; at: Date; before: bigint; after: bigint; currency: string; reason: string; actor: string; detail: string | null }[];
 };
@@ -152,7 +154,7 @@ export async function eventDetail(sql: Sql, id: string): Promise<EventDetail | n
   const [row] = await sql<(EventListRow & { metadata: Record<string, unknown> | null; idempotency_key: string | null; source: string })[]>`
     select x.*, e.metadata, e.idempotency_key, e.source from (${eventSelect(sql)} where e.id = ${id}) x join events e on e.id = x.id`;
   if (!row) return null;
-  const [attributions, touches, commissions] = await Promise.all([
+  const [attributions, touches, commissions, filtered] = await Promise.all([
     sql<{ id: string; partner_id: string; partner_name: string; campaign_id: string; campaign_name: string; click_id: string | null; coupon_code: string | null; model: string; weight: number }[]>`
       select a.id, a.partner_id, p.name as partner_name, a.campaign_id, k.name as campaign_name, a.click_id, pc.code as coupon_code, a.model, a.weight
       from attributions a join partners p on p.id = a.partner_id join campaigns k on k.id = a.campaign_id
@@ -166,6 +168,11 @@ export async function eventDetail(sql: Sql, id: string): Promise<EventDetail | n
     sql<CommissionListRow[]>`
       ${commissionList(sql)}
       where c.event_id = ${id} order by c.id`,
+    sql<{ id: string; uncredited_reason: string; partner_name: string; created_at: Date }[]>`
+      select c.id, c.uncredited_reason, p.name as partner_name, c.created_at
+      from identity_clicks ic join clicks c on c.id = ic.click_id join partners p on p.id = c.partner_id
+      where ic.user_id = ${row.user_id} and c.uncredited_reason is not null
+      order by c.created_at desc, c.id desc limit 20`,
   ]);
   return {
     event: { ...listedEvent(row), metadata: row.metadata ?? {}, idempotencyKey: row.idempotency_key, source: row.source },
@@ -178,6 +185,7 @@ export async function eventDetail(sql: Sql, id: string): Promise<EventDetail | n
       weightNum: t.weight_num, weightDen: t.weight_den,
     })),
     commissions: commissions.map(listedCommission),
+    filteredClicks: filtered.map((c) => ({ clickId: c.id, reason: c.uncredited_reason, partnerName: c.partner_name, at: c.created_at })),
     adjustments: (
       await sql<{ commission_id: string; partner_name: string; created_at: Date; amount_before: bigint; amount_after: bigint; currency: string; reason: string; actor: string; detail: string | null }[]>`
         select a.commission_id, p.name as partner_name, a.created_at, a.amount_before, a.amount_after, c.currency, a.reason, a.actor, a.detail

@@ -213,10 +213,10 @@ export async function topPartners(sql: Sql, input: Period & { currency: string; 
   }));
 }
 
-export type TodoCounts = {
+export type TodoCounts = Waiting & {
   /** Payouts created and not yet marked paid or failed. */
   payoutsPending: number;
-  /** Partners invited who have not signed in yet (not revoked). */
+  /** Partners invited who have not signed in yet: partner_status 'pending' (not applicants, not declined, not revoked). */
   invitesPending: number;
   /** Commissions accrued, waiting for approval. */
   commissionsAccrued: number;
@@ -224,11 +224,28 @@ export type TodoCounts = {
   webhooksFailing: number;
 };
 
+/** What waits for an admin's decision, as the admin navigation's badges show it. */
+export type Waiting = {
+  /** Applications waiting for review: partner_status 'applied' (the applications page lists them). */
+  applicationsWaiting: number;
+  /** Flagged commissions still accrued: what the review page lists (modules/fraud/review.ts reviewQueue). */
+  reviewWaiting: number;
+};
+
+const WAITING = (sql: Sql) => sql`
+  (select count(*) from partners p where partner_status(p) = 'applied')::int as applications,
+  (select count(*) from commissions c where c.flags <> '{}' and c.status = 'accrued')::int as review`;
+
+export async function waitingCounts(sql: Sql): Promise<Waiting> {
+  const [row] = await sql<{ applications: number; review: number }[]>`select ${WAITING(sql)}`;
+  return { applicationsWaiting: row!.applications, reviewWaiting: row!.review };
+}
+
 export async function todoCounts(sql: Sql): Promise<TodoCounts> {
-  const [row] = await sql<{ payouts: number; invites: number; accrued: number; failing: number }[]>`
+  const [row] = await sql<{ payouts: number; invites: number; accrued: number; failing: number; applications: number; review: number }[]>`
     select
       (select count(*) from payouts where status = 'pending')::int as payouts,
-      (select count(*) from partners where activated_at is null and revoked_at is null)::int as invites,
+      (select count(*) from partners p where partner_status(p) = 'pending')::int as invites,
       (select count(*) from commissions where status = 'accrued')::int as accrued,
       (select count(*) from webhook_endpoints w
         cross join lateral (
@@ -236,8 +253,16 @@ export async function todoCounts(sql: Sql): Promise<TodoCounts> {
           where d.endpoint_id = w.id and d.status <> 'pending'
           order by d.id desc limit 1
         ) latest
-        where w.active and latest.status = 'failed')::int as failing`;
-  return { payoutsPending: row!.payouts, invitesPending: row!.invites, commissionsAccrued: row!.accrued, webhooksFailing: row!.failing };
+        where w.active and latest.status = 'failed')::int as failing,
+      ${WAITING(sql)}`;
+  return {
+    payoutsPending: row!.payouts,
+    invitesPending: row!.invites,
+    commissionsAccrued: row!.accrued,
+    webhooksFailing: row!.failing,
+    applicationsWaiting: row!.applications,
+    reviewWaiting: row!.review,
+  };
 }
 
 export type LatestEvent = { id: string; type: string; userId: string; amount: bigint | null; currency: string | null; status: string; createdAt: Date };

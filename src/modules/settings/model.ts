@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { t } from 'elysia';
 import { errors, Timestamp } from '../../lib/http';
+import { ApplicationQuestionsField, ApplicationQuestionsSchema } from '../../lib/questions';
 
 // t.Union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first
 // value; and the document generator drops null from the enum of a t.Nullable(t.UnionEnum(...))
@@ -26,6 +27,7 @@ export const UpdateSettingsBody = t.Object(
         description: 'open: partners sign themselves up; review: self-signups wait as applications an admin approves; null: follow PARTNER_SIGNUP.',
       }),
     ),
+    applicationQuestions: t.Optional(ApplicationQuestionsField),
   },
   { additionalProperties: false },
 );
@@ -42,6 +44,7 @@ export const StoredSettings = t.Object({
   logoUrl: t.Union([LogoUrl, t.Null()]),
   brandColor: t.Union([BrandColor, t.Null()]),
   supportEmail: t.Union([SupportEmail, t.Null()]),
+  applicationQuestions: ApplicationQuestionsSchema,
   updatedAt: Timestamp,
 });
 

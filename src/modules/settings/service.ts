@@ -1,11 +1,14 @@
 // Program-wide settings: the one row of the settings table.
+import type { JSONValue } from 'postgres';
 import type { Tx } from '../../db';
+import { throwFieldProblems } from '../../lib/errors';
+import { DEFAULT_QUESTIONS, questionProblems, type ApplicationQuestion } from '../../lib/questions';
 import { iso } from '../../lib/time';
 import type { StoredSettings, UpdateSettingsBody } from './model';
 
 export type Settings = typeof StoredSettings.static;
 
-const COLUMNS = ['attribution_model', 'attribution_window_days', 'partner_signup', 'program_name', 'logo_url', 'brand_color', 'support_email', 'updated_at'];
+const COLUMNS = ['attribution_model', 'attribution_window_days', 'partner_signup', 'program_name', 'logo_url', 'brand_color', 'support_email', 'application_questions', 'updated_at'];
 export type AttributionModel = Settings['attributionModel'];
 
 type SettingsRow = {
@@ -16,6 +19,7 @@ type SettingsRow = {
   logo_url: string | null;
   brand_color: string | null;
   support_email: string | null;
+  application_questions: ApplicationQuestion[] | null;
   updated_at: Date;
 };
 
@@ -28,6 +32,7 @@ function toSettings(row: SettingsRow): Settings {
     logoUrl: row.logo_url,
     brandColor: row.brand_color,
     supportEmail: row.support_email,
+    applicationQuestions: row.application_questions ?? DEFAULT_QUESTIONS,
     updatedAt: iso(row.updated_at)!,
   };
 }
@@ -39,7 +44,15 @@ export async function getSettings(sql: Tx): Promise<Settings> {
 
 export type UpdateSettingsInput = typeof UpdateSettingsBody.static;
 
+/** The signup questions in force: the operator's, or the built-in three. */
+export async function applicationQuestions(sql: Tx): Promise<ApplicationQuestion[]> {
+  const [row] = await sql<{ application_questions: ApplicationQuestion[] | null }[]>`select application_questions from settings`;
+  return row?.application_questions ?? DEFAULT_QUESTIONS;
+}
+
 export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promise<Settings> {
+  if (input.applicationQuestions !== undefined) throwFieldProblems(questionProblems(input.applicationQuestions));
+  const questions = input.applicationQuestions as ApplicationQuestion[] | null | undefined;
   const [row] = await sql<SettingsRow[]>`
     update settings set
       attribution_model = ${input.attributionModel ?? sql`attribution_model`},
@@ -49,6 +62,7 @@ export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promi
       logo_url = ${input.logoUrl === undefined ? sql`logo_url` : input.logoUrl},
       brand_color = ${input.brandColor === undefined ? sql`brand_color` : (input.brandColor?.toLowerCase() ?? null)},
       support_email = ${input.supportEmail === undefined ? sql`support_email` : (input.supportEmail?.toLowerCase() ?? null)},
+      application_questions = ${questions === undefined ? sql`application_questions` : questions === null ? null : sql.json(questions as unknown as JSONValue)},
       updated_at = now()
     returning ${sql(COLUMNS)}`;
   return toSettings(row!);

@@ -10,7 +10,9 @@ import { Email } from '../../lib/fields';
 import { requestMagicLink, SENT } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { CsrfInput, Field, formFields, schemaErrors, type FormErrors } from '../forms';
-import { Layout, Notice } from '../layout';
+import { adminCanSignIn, linksGoToLog } from '../../lib/first-run';
+import { AuthLayout } from '../auth-layout';
+import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import { guardAdmin } from '../session';
 import { ADMIN_SIGN_IN, adminKit, refused } from './kit';
@@ -29,33 +31,48 @@ import { applicationRoutes } from './applications';
 import { emailsRoutes } from './emails';
 import { groupRoutes } from './groups';
 
-function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string }) {
+/** What stands between a new install and an admin's sign-in, said where the admin looks. */
+export type SignInNotes = { noAdmin: boolean; linksInLog: boolean };
+
+function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string; notes: SignInNotes }) {
   return (
-    <Layout title="Admin sign-in">
-      <div class="narrow">
-        <h1>Admin sign-in</h1>
-        {!!props.sent && <Notice kind="ok" text={props.sent} />}
-        {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
-        <p>Enter your admin email and we will send you a sign-in link.</p>
-        <form method="post" action={ADMIN_SIGN_IN} novalidate>
-          <CsrfInput token={props.csrf} />
-          <Field name="email" label="Email" type="email" value={props.email} error={props.errors?.email} required autocomplete="email" />
-          <button type="submit">Send sign-in link</button>
-        </form>
-      </div>
-    </Layout>
+    <AuthLayout title="Admin sign-in">
+      <h1>Admin sign-in</h1>
+      {props.notes.noAdmin && (
+        <p class="notice error" role="alert" id="no-admin">
+          No admin can sign in yet: <code>ADMIN_EMAILS</code> is empty, so no sign-in link is sent to anyone. Set it to your address (several
+          separated by commas) and restart the service.
+        </p>
+      )}
+      {props.notes.linksInLog && (
+        <p class="notice" role="status" id="links-in-log">
+          No mail server is configured (<code>SMTP_URL</code> is unset): sign-in links are not emailed but written to the service log, in a
+          line "mail (SMTP_URL unset, not sent)". Copy the link from there.
+        </p>
+      )}
+      {!!props.sent && <Notice kind="ok" text={props.sent} />}
+      {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
+      <p>Enter your admin email and we will send you a sign-in link.</p>
+      <form method="post" action={ADMIN_SIGN_IN} novalidate>
+        <CsrfInput token={props.csrf} />
+        <Field name="email" label="Email" type="email" value={props.email} error={props.errors?.email} required autocomplete="email" />
+        <button type="submit">Send sign-in link</button>
+      </form>
+    </AuthLayout>
   );
 }
 
 export function adminRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
   const kit = adminKit(ctx);
+  // read per request: cheap, and always what the configuration says now
+  const notesOf = (): SignInNotes => ({ noAdmin: !adminCanSignIn(ctx.config), linksInLog: linksGoToLog(ctx.config) });
 
   return new Elysia({ detail: { hide: true } })
     .get(ADMIN_SIGN_IN, async ({ request }) => {
       if ((await guardAdmin(ctx, request)).kind === 'admin') return seeOther('/admin');
       const { secret, setCookie } = anonSecret(request, secure);
-      return render(<AdminSignInPage csrf={csrfToken(secret)} />, { headers: setCookie ? { 'set-cookie': setCookie } : {} });
+      return render(<AdminSignInPage csrf={csrfToken(secret)} notes={notesOf()} />, { headers: setCookie ? { 'set-cookie': setCookie } : {} });
     })
     .post(ADMIN_SIGN_IN, async ({ request, body }) => {
       const form = formFields(body);
@@ -69,16 +86,16 @@ export function adminRoutes(ctx: AppContext) {
       const csrf = csrfToken(secret!);
       const email = (form.email ?? '').trim();
       const errors = schemaErrors(t.Object({ email: Email }), { email });
-      if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} />, { status: 400 });
+      if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} notes={notesOf()} />, { status: 400 });
       try {
         await takeSignInRequest(ctx.sql, email);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} />, { status: error.status });
+        return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} notes={notesOf()} />, { status: error.status });
       }
       // the same answer for any address: an admin gets a link to /admin, a partner one to /portal
       await requestMagicLink(ctx, email);
-      return render(<AdminSignInPage csrf={csrf} sent={SENT.message} />);
+      return render(<AdminSignInPage csrf={csrf} sent={SENT.message} notes={notesOf()} />);
     })
     .post('/admin/sign-out', ({ request, body }) =>
       kit.form(request, body, '/admin', async () => {

@@ -32,12 +32,24 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/settings', label: 'Settings' },
 ];
 
+/** The navigation with its waiting counts: a small badge beside Applications and Review. */
+function adminNav(page: AdminPage): NavItem[] {
+  const badges: Record<string, { n: number; label: string } | undefined> = {
+    '/admin/applications': page.waiting && { n: page.waiting.applicationsWaiting, label: 'waiting' },
+    '/admin/review': page.waiting && { n: page.waiting.reviewWaiting, label: 'to review' },
+  };
+  return ADMIN_NAV.map((item) => {
+    const badge = badges[item.href];
+    return badge && badge.n > 0 ? { ...item, badge: { count: badge.n, label: `${badge.n} ${badge.label}` } } : item;
+  });
+}
+
 export function AdminLayout(props: { page: AdminPage; title: string; current: string; scripts?: string[]; children?: Children }) {
   return (
     <Layout
       title={`${props.title} · Admin`}
       who={props.page.email}
-      nav={ADMIN_NAV}
+      nav={adminNav(props.page)}
       current={props.current}
       signOut={{ action: '/admin/sign-out', csrf: props.page.csrf }}
       scripts={props.scripts}

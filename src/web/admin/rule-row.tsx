@@ -2,7 +2,7 @@
 // the editor's rows plus the template assets/rules.js clones for a new one.
 import { DEFAULT_PERIOD_DAYS } from '../../modules/campaigns/rules';
 import type { FormErrors } from '../forms';
-import { blankRow, blankTier, eventLabel, isBlank, MAX_TIERS, OTHER, tierBlank, type RuleRow, type TierRow } from './rule-model';
+import { blankRow, blankTier, eventLabel, MAX_TIERS, OTHER, tierBlank, type RuleRow, type TierRow } from './rule-model';
 
 /** Everything a rule row needs besides its values. */
 export type RowContext = {
@@ -13,10 +13,10 @@ export type RowContext = {
   campaigns?: { id: string; name: string }[];
 };
 
-/** The editor's rows plus one empty row, the row count, and the template the script clones. */
+/** The editor's rows (one empty row when there are none), the row count, and the template the script clones. */
 export function RuleRows(props: RowContext & { rows: RuleRow[] }) {
-  // every rule row, plus one empty row for a new rule
-  const rows = props.rows.length === 0 || !isBlank(props.rows[props.rows.length - 1]!) ? [...props.rows, blankRow()] : props.rows;
+  // the rows as they are: an empty one only for a form without rules ("Add another rule" adds more)
+  const rows = props.rows.length === 0 ? [blankRow()] : props.rows;
   return (
     <>
       <input type="hidden" name="ruleCount" value={String(rows.length)} data-rule-count />

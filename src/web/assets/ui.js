@@ -7,6 +7,17 @@
 (function () {
   'use strict';
 
+  // the phone menu (a <details>) closes with Esc, focus back on its button; from 1024 px it is the
+  // side nav, always shown, and Esc leaves it alone
+  document.addEventListener('keydown', function (e) {
+    if (e.key !== 'Escape' || window.matchMedia('(min-width: 1024px)').matches) return;
+    var menu = document.querySelector('details.menu[open]');
+    if (!menu) return;
+    menu.open = false;
+    var summary = menu.querySelector('summary');
+    if (summary) summary.focus();
+  });
+
   document.addEventListener('click', function (e) {
     var trigger = e.target instanceof Element ? e.target.closest('[data-dialog]') : null;
     if (!trigger) return;

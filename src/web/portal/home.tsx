@@ -2,6 +2,7 @@
 // the chosen range with EPC, links with their numbers, and the latest commissions (UI.md "Partner
 // portal home"). A view only: ./index.tsx loads the data.
 import type { Commission } from '../../modules/commissions/service';
+import { eventLabel } from '../../lib/event-labels';
 import type { Link } from '../../modules/links/service';
 import type { DailyEarning, LinkStats, PartnerBalance, PeriodTotals } from '../../modules/reports/portal';
 import { LineChart } from '../chart';
@@ -330,7 +331,7 @@ export function CommissionTable(props: { id: string; commissions: Commission[]; 
             return (
               <tr data-id={c.id}>
                 <td class="lead">
-                  <Trunc text={c.eventType} />
+                  <Trunc text={eventLabel(c.eventType)} />
                 </td>
                 <td data-label="Campaign">
                   <Trunc text={props.campaignNames.get(c.campaignId) ?? c.campaignId} />

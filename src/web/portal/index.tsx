@@ -4,6 +4,9 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
 import type { MagicLinkPages } from '../../modules/auth/magic';
+import { loadBrand } from '../../mail/brand';
+import { pageBrand } from '../brand';
+import { anonSecret, csrfToken } from '../csrf';
 import { render } from '../render';
 import { accountRoutes } from './account';
 import { portalKit } from './kit';
@@ -11,11 +14,21 @@ import { makeRoutes } from './make';
 import { LinkExpiredPage, RevokedPage } from './pages';
 import { signedOutRoutes } from './signed-out';
 
-/** The answers of a magic link that signs no one in (app.ts hands them to /auth/magic). */
-export const magicLinkPages: MagicLinkPages = {
-  expired: () => render(<LinkExpiredPage />, { status: 400 }) as Response,
-  revoked: (reason: string | null) => render(<RevokedPage reason={reason} />, { status: 403 }) as Response,
-};
+/**
+ * The answers of a magic link that signs no one in (app.ts hands them to /auth/magic). The expired
+ * page asks for a new link at once: its form posts to the sign-in, with the pre-session CSRF token.
+ */
+export function magicLinkPages(ctx: AppContext): MagicLinkPages {
+  const secure = ctx.config.baseUrl.startsWith('https://');
+  return {
+    async expired(request) {
+      const { secret, setCookie } = anonSecret(request, secure);
+      const brand = pageBrand(await loadBrand(ctx.sql, ctx.config.baseUrl));
+      return render(<LinkExpiredPage csrf={csrfToken(secret)} brand={brand} />, { status: 400, headers: setCookie ? { 'set-cookie': setCookie } : {} });
+    },
+    revoked: (reason: string | null) => render(<RevokedPage reason={reason} />, { status: 403 }) as Response,
+  };
+}
 
 export function portalRoutes(ctx: AppContext) {
   const kit = portalKit(ctx);

@@ -27,6 +27,8 @@ export function LinksPage(props: {
   links: Link[];
   stats: Map<string, LinkStats>;
   campaigns: { id: string; name: string; destinationUrl: string }[];
+  /** The partner's live promotion codes. */
+  codes: string[];
   nextCursor: string | null;
   values?: BuilderValues;
   errors?: FormErrors;
@@ -121,8 +123,33 @@ export function LinksPage(props: {
         <LinkStatsTable links={props.links} stats={props.stats} campaignNames={names} caption="Your links, newest first, with all-time clicks, conversions and earnings" />
       )}
       <OlderLink path="/portal/links" cursor={props.nextCursor} label="Older links" />
-      <p class="note">Promotion codes are not available yet; their numbers will show here once they are.</p>
+      <CodesNote codes={props.codes} />
     </PortalLayout>
+  );
+}
+
+/** The partner's promotion codes under its links, or how to get one. */
+function CodesNote(props: { codes: string[] }) {
+  return (
+    <>
+        <h2>Promotion codes</h2>
+        {props.codes.length === 0 ? (
+          <p class="note" id="codes-note">
+            You have no promotion code yet. <a href="/portal/codes">Create one</a>: customers who use it at checkout count as yours, even without a link.
+          </p>
+        ) : (
+          <p class="note" id="codes-note">
+            Your {props.codes.length === 1 ? 'code' : 'codes'}:{' '}
+            {props.codes.map((code, i) => (
+              <>
+                {i > 0 ? ', ' : ''}
+                <code safe>{code}</code>
+              </>
+            ))}
+            . Customers who use {props.codes.length === 1 ? 'it' : 'one'} at checkout count as yours. <a href="/portal/codes">See their numbers</a>.
+          </p>
+        )}
+    </>
   );
 }
 

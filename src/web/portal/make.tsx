@@ -11,6 +11,9 @@ import { type BuilderValues } from './links';
 import { queryOf, type PortalKit } from './kit';
 import { codesView, createdNotice, heldCampaigns, homeView, linksView } from './views';
 
+/** The longest UTM value the link builder takes. */
+const UTM_MAX = 500;
+
 export function makeRoutes(ctx: AppContext, kit: PortalKit) {
   return new Elysia({ detail: { hide: true } })
     .get('/portal', ({ request }) => kit.partnerPage(request, async (page) => render(await homeView(ctx, page, queryOf(request)))))
@@ -24,10 +27,19 @@ export function makeRoutes(ctx: AppContext, kit: PortalKit) {
     .post('/portal/links', ({ request, body }) =>
       kit.partnerForm(request, body, '/portal/links', async (page, form) => {
         const values: BuilderValues = { campaignId: form.campaignId ?? '', page: (form.page ?? '').trim(), slug: (form.slug ?? '').trim() };
-        for (const k of UTM_FIELDS) values[k] = (form[k] ?? '').trim().slice(0, 500);
+        // a too-long value is refused beside its field, never silently cut
+        const utmErrors: Record<string, string> = {};
+        for (const k of UTM_FIELDS) {
+          values[k] = (form[k] ?? '').trim();
+          if (values[k]!.length > UTM_MAX) {
+            utmErrors[k] = `at most ${UTM_MAX} characters (this one has ${values[k]!.length})`;
+            values[k] = values[k]!.slice(0, 2 * UTM_MAX);
+          }
+        }
         const campaigns = await heldCampaigns(ctx, page.partner.id);
         const campaign = campaigns.find((c) => c.id === values.campaignId);
         if (!campaign) return render(await linksView(ctx, page, { values, errors: { campaignId: 'Choose one of your campaigns.' } }), { status: 403 });
+        if (Object.keys(utmErrors).length > 0) return render(await linksView(ctx, page, { values, errors: utmErrors }), { status: 400 });
         const built = buildDestination(campaign.destinationUrl, { page: values.page ?? '', utm: values });
         const problem = built.problem ?? (built.url ? deepLinkProblem(built.url, campaign.destinationUrl) : null);
         if (problem) return render(await linksView(ctx, page, { values, errors: { page: problem } }), { status: 400 });

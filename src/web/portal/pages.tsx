@@ -3,6 +3,8 @@ import type { Commission } from '../../modules/commissions/service';
 import type { PayoutView } from '../../modules/payouts/service';
 import { CsrfInput, Field, type FormErrors } from '../forms';
 import type { PageBrand } from '../brand';
+import { answerMax, type ApplicationQuestion } from '../../lib/questions';
+import { AuthLayout } from '../auth-layout';
 import { day, Layout, Notice } from '../layout';
 import type { PartnerPage } from '../session';
 import { attr, Badge, EmptyState, MoneyCell, Pager, payoutBadge, NumHead } from '../ui';
@@ -17,8 +19,8 @@ export { PortalLayout };
 
 export function SignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string; signupOpen: boolean; brand?: PageBrand }) {
   return (
-    <Layout title="Sign in" brand={props.brand}>
-      <div class="narrow">
+    <AuthLayout title="Sign in" brand={props.brand}>
+      <div>
         <h1>Partner sign-in</h1>
         {!!props.sent && <Notice kind="ok" text={props.sent} />}
         {!!props.errors?._form && <Notice kind="error" text={props.errors._form} />}
@@ -34,7 +36,7 @@ export function SignInPage(props: { csrf: string; email?: string; errors?: FormE
           </p>
         )}
       </div>
-    </Layout>
+    </AuthLayout>
   );
 }
 
@@ -42,13 +44,15 @@ export function SignInPage(props: { csrf: string; email?: string; errors?: FormE
 export type ProgramPitch = { terms: CampaignTerms[]; payoutTerms: string };
 
 /** The signup form's values: the account fields and, under review, the signup questions. */
-export type SignUpValues = { email?: string; name?: string; website?: string; audience?: string; promotion?: string; ref?: string };
+export type SignUpValues = { email?: string; name?: string; answers?: Record<string, string>; ref?: string };
 
 export function SignUpPage(props: {
   csrf: string;
   pitch: ProgramPitch;
   /** review: the questions are asked and the partner waits for an admin. */
   mode: 'open' | 'review';
+  /** The program's signup questions (settings.applicationQuestions), asked under review. */
+  questions: ApplicationQuestion[];
   values?: SignUpValues;
   errors?: FormErrors;
   sent?: string;
@@ -57,7 +61,7 @@ export function SignUpPage(props: {
   if (props.sent) {
     // done: the form is not shown again, the next step is in the inbox
     return props.mode === 'review' ? (
-      <Layout title="Application received" brand={props.brand}>
+      <AuthLayout title="Application received" brand={props.brand}>
         <div class="done-state" id="application-received">
           <h1>Application received</h1>
           <Notice kind="ok" text={props.sent} />
@@ -66,9 +70,9 @@ export function SignUpPage(props: {
             <a href="/portal/sign-in">Go to sign-in</a>
           </p>
         </div>
-      </Layout>
+      </AuthLayout>
     ) : (
-      <Layout title="Check your inbox" brand={props.brand}>
+      <AuthLayout title="Check your inbox" brand={props.brand}>
         <div class="done-state">
           <h1>Check your inbox</h1>
           <Notice kind="ok" text={props.sent} />
@@ -77,15 +81,15 @@ export function SignUpPage(props: {
             <a href="/portal/sign-in">Go to sign-in</a>
           </p>
         </div>
-      </Layout>
+      </AuthLayout>
     );
   }
   const review = props.mode === 'review';
   const v = props.values ?? {};
   const e = props.errors ?? {};
   return (
-    <Layout title={review ? 'Apply to become a partner' : 'Become a partner'} brand={props.brand}>
-      <div class="narrow">
+    <AuthLayout title={review ? 'Apply to become a partner' : 'Become a partner'} brand={props.brand}>
+      <div>
         <h1>{review ? 'Apply to become a partner' : 'Become a partner'}</h1>
         <section class="pitch" aria-labelledby="pitch-title">
           <h2 id="pitch-title">What you earn</h2>
@@ -96,19 +100,24 @@ export function SignUpPage(props: {
           </p>
         </section>
         <h2>{review ? 'Apply' : 'Sign up'}</h2>
-        {review && <p>Every application is reviewed by the program. Tell us a little about how you would promote it; all three questions are optional.</p>}
+        {review && (
+          <p>
+            Every application is reviewed by the program. Tell us a little about how you would promote it;
+            {props.questions.some((q) => q.required) ? ' questions marked (required) need an answer.' : ' every question is optional.'}
+          </p>
+        )}
         {!!e._form && <Notice kind="error" text={e._form} />}
         <form method="post" action="/portal/sign-up" novalidate>
           <CsrfInput token={props.csrf} />
           {!!v.ref && <input type="hidden" name="ref" value={v.ref} />}
           <Field name="name" label="Name" value={v.name} error={e.name} required autocomplete="name" />
           <Field name="email" label="Email" type="email" value={v.email} error={e.email} required autocomplete="email" />
-          {review && (
+          {review && props.questions.length > 0 && (
             <fieldset class="questions">
               <legend>About you</legend>
-              <Field name="website" label="Website" type="url" value={v.website} error={e.website} hint="Your site, channel or profile: https://…" autocomplete="url" />
-              <AnswerArea name="audience" label="Audience" hint="Who reads or watches you, and roughly how many." value={v.audience} error={e.audience} max={1000} />
-              <AnswerArea name="promotion" label="How will you promote us?" hint="Posts, videos, newsletter, comparison pages…" value={v.promotion} error={e.promotion} max={2000} />
+              {props.questions.map((q) => (
+                <Question question={q} value={v.answers?.[q.key]} error={e[q.key]} />
+              ))}
             </fieldset>
           )}
           <button type="submit">{review ? 'Send application' : 'Sign up'}</button>
@@ -117,23 +126,43 @@ export function SignUpPage(props: {
           Already a partner? <a href="/portal/sign-in">Sign in</a>.
         </p>
       </div>
-    </Layout>
+    </AuthLayout>
   );
 }
 
-/** A long optional answer: label above, hint below it, error below the box. */
+/** One signup question as its type asks: an address, a line, or a few lines. */
+function Question(props: { question: ApplicationQuestion; value?: string; error?: string }) {
+  const q = props.question;
+  const label = q.required ? `${q.label} (required)` : q.label;
+  if (q.type === 'text') return <AnswerArea name={q.key} label={label} hint={q.hint ?? ''} value={props.value} error={props.error} max={answerMax(q)} />;
+  return (
+    <Field
+      name={q.key}
+      label={label}
+      type={q.type === 'url' ? 'url' : 'text'}
+      value={props.value}
+      error={props.error}
+      hint={q.hint}
+      autocomplete={q.type === 'url' ? 'url' : 'off'}
+    />
+  );
+}
+
+/** A long answer: label above, hint below it, error below the box. */
 function AnswerArea(props: { name: string; label: string; hint: string; value?: string; error?: string; max: number }) {
   const id = `f-${props.name}`;
-  const described = [`${id}-hint`, props.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class={props.error ? 'field invalid' : 'field'}>
       <label for={id} safe>
         {props.label}
       </label>
-      <small id={`${id}-hint`} safe>
-        {props.hint}
-      </small>
-      <textarea id={id} name={props.name} rows="3" maxlength={String(props.max)} aria-invalid={props.error ? 'true' : undefined} aria-describedby={described} safe>
+      {!!props.hint && (
+        <small id={`${id}-hint`} safe>
+          {props.hint}
+        </small>
+      )}
+      <textarea id={id} name={props.name} rows="3" maxlength={String(props.max)} aria-invalid={props.error ? 'true' : undefined} aria-describedby={described || undefined} safe>
         {props.value ?? ''}
       </textarea>
       {!!props.error && (
@@ -147,15 +176,13 @@ function AnswerArea(props: { name: string; label: string; hint: string; value?: 
 
 export function SignupClosedPage(props: { brand?: PageBrand } = {}) {
   return (
-    <Layout title="Signup closed" brand={props.brand}>
-      <div class="narrow">
-        <h1>Signup is closed</h1>
-        <p>This partner program takes new partners by invitation only.</p>
-        <p>
-          <a href="/portal/sign-in">Sign in</a>
-        </p>
-      </div>
-    </Layout>
+    <AuthLayout title="Signup closed" brand={props.brand}>
+      <h1>Signup is closed</h1>
+      <p>This partner program takes new partners by invitation only.</p>
+      <p>
+        <a href="/portal/sign-in">Sign in</a>
+      </p>
+    </AuthLayout>
   );
 }
 
@@ -176,17 +203,18 @@ export function RevokedPage(props: { reason: string | null }) {
   );
 }
 
-export function LinkExpiredPage() {
+/** An invite or sign-in link that is expired or used: a new one is one email field away. */
+export function LinkExpiredPage(props: { csrf: string; brand?: PageBrand }) {
   return (
-    <Layout title="Link expired">
-      <div class="narrow">
-        <h1>This link has expired or was already used</h1>
-        <p>Sign-in links work once and for 15 minutes.</p>
-        <p>
-          <a href="/portal/sign-in">Ask for a new one</a>
-        </p>
-      </div>
-    </Layout>
+    <AuthLayout title="Link expired" brand={props.brand}>
+      <h1>This link has expired or was already used</h1>
+      <p>Invite and sign-in links work once and for 15 minutes. Enter your email and we will send you a new one.</p>
+      <form method="post" action="/portal/sign-in" novalidate id="new-link">
+        <CsrfInput token={props.csrf} />
+        <Field name="email" label="Email" type="email" required autocomplete="email" />
+        <button type="submit">Send me a new link</button>
+      </form>
+    </AuthLayout>
   );
 }
 

@@ -5,7 +5,8 @@ import { AppError } from '../../lib/errors';
 import { takeSignInRequest } from '../../modules/auth/limit';
 import { Email, Name } from '../../lib/fields';
 import { requestMagicLink, SENT, SIGNUP_ANSWERS, signUp, signupMode, signupOpen } from '../../workflows/sign-in';
-import { checkApplicationAnswers } from '../../lib/fields';
+import { checkApplicationAnswers } from '../../lib/questions';
+import { applicationQuestions } from '../../modules/settings/service';
 import { formErrors, schemaErrors, type FormErrors } from '../forms';
 import { render, seeOther } from '../render';
 import { guardPartner } from '../session';
@@ -44,26 +45,32 @@ export function signedOutRoutes(ctx: AppContext, kit: PortalKit) {
       const mode = await signupMode(ctx);
       if (mode === 'closed') return render(<SignupClosedPage brand={await kit.brandOf()} />, { status: 404 });
       const { csrf, headers } = kit.anonCsrf(request);
-      return render(<SignUpPage brand={await kit.brandOf()} csrf={csrf} mode={mode} pitch={await programPitch(ctx)} values={{ ref: recruitingRef(queryOf(request).ref) }} />, { headers });
+      return render(
+        <SignUpPage brand={await kit.brandOf()} csrf={csrf} mode={mode} pitch={await programPitch(ctx)} questions={await applicationQuestions(ctx.sql)} values={{ ref: recruitingRef(queryOf(request).ref) }} />,
+        { headers },
+      );
     })
     .post('/portal/sign-up', ({ request, body }) =>
       kit.anonForm(request, body, '/portal/sign-up', async (form, csrf) => {
         const mode = await signupMode(ctx);
         if (mode === 'closed') return render(<SignupClosedPage brand={await kit.brandOf()} />, { status: 404 });
         const values: SignUpValues = { email: (form.email ?? '').trim(), name: (form.name ?? '').trim(), ref: recruitingRef(form.ref) };
-        // the questions only under review; a blank answer is no answer
+        // the program's questions, only under review; a blank answer is no answer
+        const questions = await applicationQuestions(ctx.sql);
         const answers: Record<string, string> = {};
         if (mode === 'review') {
-          for (const key of ['website', 'audience', 'promotion'] as const) {
-            values[key] = (form[key] ?? '').trim();
-            if (values[key]) answers[key] = values[key]!;
+          values.answers = {};
+          for (const q of questions) {
+            const given = (form[q.key] ?? '').trim();
+            values.answers[q.key] = given;
+            if (given) answers[q.key] = given;
           }
         }
         const page = async (status: number, errors: FormErrors) =>
-          render(<SignUpPage brand={await kit.brandOf()} csrf={csrf} mode={mode} pitch={await programPitch(ctx)} values={values} errors={errors} />, { status });
+          render(<SignUpPage brand={await kit.brandOf()} csrf={csrf} mode={mode} pitch={await programPitch(ctx)} questions={questions} values={values} errors={errors} />, { status });
         const errors = schemaErrors(t.Object({ email: Email, name: Name }), { email: values.email, name: values.name });
         try {
-          checkApplicationAnswers(answers);
+          if (mode === 'review') checkApplicationAnswers(answers, questions, { requireAnswers: true });
         } catch (error) {
           Object.assign(errors, answerErrors(error));
         }
@@ -71,7 +78,7 @@ export function signedOutRoutes(ctx: AppContext, kit: PortalKit) {
         try {
           await takeSignInRequest(ctx.sql, values.email!);
           const ran = await signUp(ctx, { email: values.email!, name: values.name!, applicationAnswers: mode === 'review' ? answers : undefined, ref: values.ref });
-          return render(<SignUpPage brand={await kit.brandOf()} csrf={csrf} mode={ran} pitch={{ terms: [], payoutTerms: '' }} sent={SIGNUP_ANSWERS[ran]} />);
+          return render(<SignUpPage brand={await kit.brandOf()} csrf={csrf} mode={ran} pitch={{ terms: [], payoutTerms: '' }} questions={[]} sent={SIGNUP_ANSWERS[ran]} />);
         } catch (error) {
           if (error instanceof AppError && error.code === 'forbidden') return render(<SignupClosedPage brand={await kit.brandOf()} />, { status: 404 });
           const problems = formErrors(error, ['email', 'name']);

@@ -133,7 +133,11 @@ export async function linksView(
   },
 ): Promise<string> {
   const p = readPage({ cursor: input.cursor && /^lnk_[0-9a-z]{26}$/.test(input.cursor) ? input.cursor : undefined }, 'link');
-  const [rows, campaigns] = await Promise.all([listLinks(ctx.sql, ctx.config.baseUrl, { ...p, partnerId: page.partner.id }), heldCampaigns(ctx, page.partner.id)]);
+  const [rows, campaigns, codes] = await Promise.all([
+    listLinks(ctx.sql, ctx.config.baseUrl, { ...p, partnerId: page.partner.id }),
+    heldCampaigns(ctx, page.partner.id),
+    listCodes(ctx.sql, { limit: 50, partnerId: page.partner.id }),
+  ]);
   const { items, nextCursor } = paginate(rows, p.limit);
   const stats = await partnerLinkStats(ctx.sql, { partnerId: page.partner.id, linkIds: items.map((l) => l.id) });
   return (
@@ -143,6 +147,7 @@ export async function linksView(
       links={items}
       stats={stats}
       campaigns={campaigns.map((c) => ({ id: c.id, name: c.name, destinationUrl: c.destinationUrl }))}
+      codes={codes.filter((c) => c.archivedAt === null).map((c) => c.code)}
       nextCursor={nextCursor}
       values={input.values}
       errors={input.errors}

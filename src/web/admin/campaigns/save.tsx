@@ -39,8 +39,10 @@ export async function submit(ctx: AppContext, page: AdminPage, form: Record<stri
     else errors.holdbackDays = 'a whole number of days, 0 to 3650 (empty: the default)';
   }
   const fields = schemaErrors(t.Omit(CreateCampaignBody, ['rules', 'holdbackDays']), { name: values.name, destinationUrl: values.destinationUrl, currency: values.currency });
-  // the service's own wording for a bad destination is clearer than the schema's length check
-  if (fields.destinationUrl && values.destinationUrl !== '') fields.destinationUrl = destinationProblem(values.destinationUrl) ?? fields.destinationUrl;
+  // the service's own check, on the first submit beside the others (a javascript: address passes the
+  // schema's length check); its wording is clearer than the schema's too
+  const destination = values.destinationUrl !== '' ? destinationProblem(values.destinationUrl) : null;
+  if (destination) fields.destinationUrl = destination;
   for (const [k, message] of Object.entries(fields)) errors[k] ??= message;
   if (Object.keys(errors).length > 0) return redraw(values, errors, 400);
   const input = { name: values.name, destinationUrl: values.destinationUrl, currency: values.currency, holdbackDays, rules: rules as Rule[], recruiterPercent: recruiter.value };

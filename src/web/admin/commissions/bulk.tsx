@@ -126,8 +126,8 @@ function BulkPage(props: { page: AdminPage; action: Bulk; ids: string[]; rows: C
         >
           <p safe>
             {props.action === 'approve'
-              ? `${plural(n, 'commission')} for ${plural(partners, 'partner')} become approved: they are paid in the next payout run once each partner's balance reaches the minimum payout.`
-              : `${plural(n, 'commission')} for ${plural(partners, 'partner')} are reversed with the reason below. ${REVERSE_TEXT}`}
+              ? `${plural(n, 'commission')} for ${plural(partners, 'partner')} ${n === 1 ? 'becomes approved: it is' : 'become approved: they are'} paid in the next payout run once ${partners === 1 ? "the partner's" : "each partner's"} balance reaches the minimum payout.`
+              : `${plural(n, 'commission')} for ${plural(partners, 'partner')} ${n === 1 ? 'is' : 'are'} reversed with the reason below. ${REVERSE_TEXT}`}
           </p>
           <BulkTotals totals={plan.totals} />
           {plan.skipped > 0 && (

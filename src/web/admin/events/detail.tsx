@@ -50,7 +50,9 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
       {props.detail.adjustments.length > 0 && <AmountChanges changes={props.detail.adjustments} />}
       <h2>Attributions</h2>
       {attributions.length === 0 ? (
-        <p class="empty" safe>{attributionBadge(e.attributionStatus).title}</p>
+        <p class="empty" id="attribution-empty" safe>
+          {e.attributionStatus === 'no_click' && props.detail.filteredClicks.length > 0 ? filteredWhy(props.detail.filteredClicks) : attributionBadge(e.attributionStatus).title}
+        </p>
       ) : (
         <AttributionsTable attributions={attributions} />
       )}
@@ -63,6 +65,24 @@ function EventPage(props: { page: AdminPage; detail: EventDetail }) {
       )}
     </AdminLayout>
   );
+}
+
+/** Each click filter in words: on its own (`only`), and counted (`a` for one click, `many` for more). */
+const FILTER_WORDS: Record<string, { only: string; a: string; many: string }> = {
+  bot_click: { only: 'as a bot (its user agent is a crawler or script)', a: 'as a bot', many: 'as bots' },
+  click_flood: { only: 'as a click flood (too many clicks from one network)', a: 'as a click flood', many: 'as a click flood' },
+};
+
+/** Why a user with partner clicks found none to credit: which filter kept each click out. */
+export function filteredWhy(clicks: EventDetail['filteredClicks']): string {
+  const byReason = new Map<string, number>();
+  for (const c of clicks) byReason.set(c.reason, (byReason.get(c.reason) ?? 0) + 1);
+  if (clicks.length === 1) {
+    const c = clicks[0]!;
+    return `Not attributed: the user's only partner click (through ${c.partnerName}) was filtered ${FILTER_WORDS[c.reason]?.only ?? c.reason}, so it earns no credit.`;
+  }
+  const parts = [...byReason].map(([reason, n]) => `${n} ${(n === 1 ? FILTER_WORDS[reason]?.a : FILTER_WORDS[reason]?.many) ?? reason.replace(/_/g, ' ')}`);
+  return `Not attributed: all ${clicks.length} of the user's partner clicks were filtered (${parts.join(', ')}), so none earns credit.`;
 }
 
 /** The event's facts: attribution, amount, times, source, ids. */

@@ -142,6 +142,8 @@ export function Todo(props: { todo: TodoCounts }) {
   const t = props.todo;
   const items = [
     { id: 'todo-payouts', n: t.payoutsPending, one: 'payout to confirm', many: 'payouts to confirm', href: '/admin/payouts?status=pending' },
+    { id: 'todo-applications', n: t.applicationsWaiting, one: 'application waiting', many: 'applications waiting', href: '/admin/applications' },
+    { id: 'todo-review', n: t.reviewWaiting, one: 'flagged commission to review', many: 'flagged commissions to review', href: '/admin/review' },
     { id: 'todo-invites', n: t.invitesPending, one: 'invite pending', many: 'invites pending', href: '/admin/partners?status=invited' },
     { id: 'todo-commissions', n: t.commissionsAccrued, one: 'commission waiting for approval', many: 'commissions waiting for approval', href: '/admin/commissions?status=accrued' },
     { id: 'todo-webhooks', n: t.webhooksFailing, one: 'webhook endpoint failing', many: 'webhook endpoints failing', href: '/admin/webhooks' },

@@ -65,8 +65,8 @@ function ConfirmPage(props: { page: AdminPage; action: Bulk; asked: number; item
         >
           <p safe>
             {props.action === 'approve'
-              ? `${plural(n, 'commission')} for ${plural(new Set(props.items.map((i) => i.partnerId)).size, 'partner')} become approved despite their flags, and are paid in the next payout run.`
-              : `${plural(n, 'commission')} are reversed with the reason below: the partner is not paid them and sees the reason. A reversal cannot be undone.`}
+              ? `${plural(n, 'commission')} for ${plural(new Set(props.items.map((i) => i.partnerId)).size, 'partner')} ${n === 1 ? 'becomes approved despite its flags, and is' : 'become approved despite their flags, and are'} paid in the next payout run.`
+              : `${plural(n, 'commission')} ${n === 1 ? 'is reversed with the reason below: the partner is not paid it' : 'are reversed with the reason below: the partner is not paid them'} and sees the reason. A reversal cannot be undone.`}
           </p>
           <ul class="confirm-list">
             {props.items.map((i) => (
