@@ -142,7 +142,7 @@ describe('partner: branded portal, email settings, unsubscribe', () => {
     for (const size of ['desktop', 'phone'] as const) {
       const { context, page } = await open(size);
       await page.goto(`${svc.url}/portal/sign-in`);
-      expect(await page.textContent('.bar .brand')).toContain('Northwind Partners');
+      expect(await page.textContent('.auth-brand')).toContain('Northwind Partners');
       expect(await page.title()).toBe('Sign in · Northwind Partners');
       expect(await page.locator('link[href^="/brand.css"]').count()).toBe(1);
       await shoot(page, `emails-sign-in-${size === 'desktop' ? 1366 : 390}`);

@@ -110,7 +110,9 @@ describe('partner portal, end to end', () => {
     expect(await row.textContent()).toContain('10.00 USD');
     expect(await row.locator('.badge').textContent()).toBe('Pending');
     expect(await row.locator('.badge').getAttribute('title')).toMatch(/^Approved on \d{4}-\d{2}-\d{2} when the holdback ends$/);
-    expect(await row.textContent()).toContain('invoice_paid');
+    // people's words, not the event type's internal name
+    expect(await row.textContent()).toContain('Paid invoice');
+    expect(await row.textContent()).not.toContain('invoice_paid');
     await screenshot(page, 'portal-commissions-accrued');
   });
 
