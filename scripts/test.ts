@@ -63,4 +63,8 @@ for (const [index, child] of children.entries()) {
   await ended[index];
   if (child.exitCode !== 0) status = 1;
 }
+// a pipe (CI's tee) may still hold the last report's held chunks: exit only once both have drained,
+// or the end of the last report (its totals) is cut off
+const drained = (to: NodeJS.WriteStream) => new Promise<void>((resolve) => to.write('', () => resolve()));
+await Promise.all([drained(process.stdout), drained(process.stderr)]);
 process.exit(status);
