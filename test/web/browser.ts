@@ -75,6 +75,15 @@ export async function signInThroughPortal(svc: TestService, page: Page, email: s
   await page.goto(link);
 }
 
+/** Signs an admin in through the admin sign-in form and the emailed link. */
+export async function signInAsAdmin(svc: TestService, page: Page, email: string): Promise<void> {
+  await page.goto(`${svc.url}/admin/sign-in`);
+  await page.fill('input[name=email]', email);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('.notice.ok');
+  await page.goto(await svc.mail.magicLink(email));
+}
+
 /** The state-changing call the partner's browser would make, posted from inside the page. */
 /** Answers the status, or 'redirect' for a 3xx (a page's fetch cannot read a redirect's status). */
 export function postForm(page: Page, path: string, fields: Record<string, string>): Promise<{ status: number | 'redirect'; text: string }> {

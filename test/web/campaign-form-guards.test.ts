@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, launchBrowser } from './browser';
+import { ARTIFACTS, launchBrowser, signInAsAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -18,11 +18,7 @@ beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
   admin = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await admin.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  await signInAsAdmin(svc, page, ADMIN);
 }, 120_000);
 
 afterAll(async () => {

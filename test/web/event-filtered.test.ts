@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { campaign, partner } from '../support/chain';
 import { click, identify } from '../support/fixtures';
 import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, launchBrowser } from './browser';
+import { ARTIFACTS, launchBrowser, signInAsAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -21,11 +21,7 @@ beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
   admin = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await admin.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  await signInAsAdmin(svc, page, ADMIN);
   campaignId = await campaign(svc, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] });
   partnerId = await partner(svc, 'pat@example.com', [campaignId]);
   await svc.sql`update partners set name = 'Pat Partner' where id = ${partnerId}`;

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { campaign, partner } from '../support/chain';
 import { click } from '../support/fixtures';
 import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, invitePartner, launchBrowser } from './browser';
+import { ARTIFACTS, invitePartner, launchBrowser, signInAsAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -19,11 +19,7 @@ beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
   admin = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await admin.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  await signInAsAdmin(svc, page, ADMIN);
   const campaignId = await campaign(svc, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] });
   const group = await svc.api('POST', '/v1/groups', { body: { name: 'Premium resellers and agencies', rules: [] } });
   for (let i = 0; i < 4; i++) {

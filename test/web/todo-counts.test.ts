@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newId } from '../../src/lib/ids';
 import { referredUser } from '../support/chain';
 import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, invitePartner, launchBrowser } from './browser';
+import { ARTIFACTS, invitePartner, launchBrowser, signInAsAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -21,11 +21,7 @@ beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
   admin = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await admin.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  await signInAsAdmin(svc, page, ADMIN);
 
   // one invite pending, two applications waiting, one declined application
   await invitePartner(svc, { email: 'cy@example.com', name: 'Cy Invited' });
