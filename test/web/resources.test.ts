@@ -131,13 +131,19 @@ describe('portal resources page', () => {
     await screenshot(phone, 'portal-resources-390');
   });
 
-  test("the admin partner page offers each link's QR code as a PNG download", async () => {
+  test("the admin partner and campaign pages offer each link's QR code as a PNG download", async () => {
     const page = await open(ADMIN, 'admin');
     await page.goto(`${svc.url}/admin/partners/${ptn}`);
     const [qr] = await Promise.all([page.waitForEvent('download'), page.click('tr[data-slug="pia-link"] a.qr-link')]);
     expect(qr.suggestedFilename()).toBe('pia-link-qr.png');
     expect((await Bun.file((await qr.path())!).bytes()).subarray(1, 4)).toEqual(new TextEncoder().encode('PNG'));
     await screenshot(page, 'admin-partner-qr-1366');
+    // and on the campaign page's links
+    await page.goto(`${svc.url}/admin/campaigns/${cmp}`);
+    const [fromCampaign] = await Promise.all([page.waitForEvent('download'), page.click('#campaign-links tr[data-slug="pia-link"] a.qr-link')]);
+    expect(fromCampaign.suggestedFilename()).toBe('pia-link-qr.png');
+    await screenshot(page, 'admin-campaign-qr-1366');
+    expect((await Bun.file((await fromCampaign.path())!).bytes()).subarray(1, 4)).toEqual(new TextEncoder().encode('PNG'));
   });
 
   test("another campaign's resources stay hidden", async () => {

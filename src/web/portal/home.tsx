@@ -1,6 +1,7 @@
 // The partner portal's home: terms in words, money per currency with the next payout, earnings over
 // the chosen range with EPC, links with their numbers, and the latest commissions (UI.md "Partner
 // portal home"). A view only: ./index.tsx loads the data.
+import { QrLink } from '../kit/qr-link';
 import type { Commission } from '../../modules/commissions/service';
 import { eventLabel } from '../../lib/event-labels';
 import type { Link } from '../../modules/links/service';
@@ -271,9 +272,7 @@ export function LinkStatsTable(props: { links: Link[]; stats: Map<string, LinkSt
           <button type="button" class="secondary" data-copy={`#url-${l.id}`}>
             Copy
           </button>
-          <a class="qr-link" href={`/v1/links/${encodeURIComponent(l.id)}/qr.png?size=512&download`} download={attr(`${l.slug}-qr.png`)} aria-label={attr(`QR code of ${l.slug}`)}>
-            QR
-          </a>
+          <QrLink id={l.id} slug={l.slug} />
         </div>
       )}
       cells={(l) => {

@@ -1,4 +1,5 @@
 // One campaign: its numbers over a range, its partners, links and codes.
+import { QrLink } from '../../kit/qr-link';
 import type { AppContext } from '../../../context';
 import type { Campaign } from '../../../modules/campaigns/service';
 import { campaignLinks, campaignPartners, campaignTotals, type CampaignNumbers, type Numbers } from '../../../modules/reports/campaigns';
@@ -225,6 +226,7 @@ function LinksSection(props: { currency: string; range: DateRange; links: Awaite
                           <button type="button" class="secondary" data-copy={`#url-${l.id}`} aria-label={attr(`Copy link ${l.slug}`)}>
                             Copy
                           </button>
+                          <QrLink id={l.id} slug={l.slug} />
                         </div>
                       </td>
                       <td data-label="Partner">

@@ -1,4 +1,5 @@
 // Admin partners: the tables of one partner's page (links, referred customers, recruits).
+import { QrLink } from '../../kit/qr-link';
 import { type Recruit } from '../../../modules/reports/rewards';
 import { type CustomerState, type LinkStatsRow, type ReferredCustomer } from '../../../modules/reports/partners';
 import { attr, Badge, formatMoney, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../../ui';
@@ -39,9 +40,7 @@ export function LinkStatsTable(props: { links: LinkStatsRow[]; baseUrl: string; 
             <button type="button" class="secondary small" data-copy={`#url-${l.id}`} aria-label={attr(`Copy ${url}`)}>
               Copy
             </button>
-            <a class="qr-link" href={`/v1/links/${encodeURIComponent(l.id)}/qr.png?size=512&download`} download={attr(`${l.slug}-qr.png`)} aria-label={attr(`QR code of ${l.slug}`)}>
-              QR
-            </a>
+            <QrLink id={l.id} slug={l.slug} />
           </span>
         );
       }}
