@@ -152,7 +152,10 @@ async function walk(context: BrowserContext, paths: string[], size: { width: num
     const res = await page.goto(`${svc.url}${path}`);
     expect({ path, status: res!.status() }).toEqual({ path, status: 200 });
     const name = path.replace(/\/[a-z]+_[A-Za-z0-9]+/g, '-id').replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
-    await page.screenshot({ path: join(SHOTS, `${name}-${size.width}.png`), fullPage: true });
+    // Chromium sometimes cannot capture a tall page while the machine is loaded ("Unable to capture
+    // screenshot"): that is the browser's hiccup, not the page's, so it gets a second try
+    const shot = { path: join(SHOTS, `${name}-${size.width}.png`), fullPage: true };
+    await page.screenshot(shot).catch(() => Bun.sleep(500).then(() => page.screenshot(shot)));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect({ path, overflow }).toEqual({ path, overflow: 0 });
     const wrapped = (await measure(page)).filter((m) => m.lines !== 1);
@@ -261,7 +264,7 @@ describe('phone, 390 x 844', () => {
     await page.tap('.bar summary');
     expect(await page.isVisible('nav[aria-label=Main] a[href="/admin/webhooks"]')).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'admin-phone-menu-open-390.png') });
-    await page.tap('nav[aria-label=Main] a[href="/admin/webhooks"]');
+    await Promise.all([page.waitForURL(`${svc.url}/admin/webhooks`), page.tap('nav[aria-label=Main] a[href="/admin/webhooks"]')]);
     expect(await page.textContent('h1')).toBe('Webhooks');
     await context.close();
   });
