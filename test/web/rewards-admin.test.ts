@@ -83,6 +83,10 @@ describe('groups', () => {
     await page.fill('input[name=r0_percent]', '30');
     // a tier that names what it pays but no threshold
     await page.click('[data-rule-row="0"] .rule-tiers summary');
+    // a new rule has no tier row until one is asked for; the script adds it in place
+    expect(await page.locator('[data-rule-row="0"] [data-tier-row]').count()).toBe(0);
+    await page.click('[data-rule-row="0"] [data-add-tier]');
+    expect(await page.locator('[data-rule-row="0"] [data-tier-row]').count()).toBe(1);
     await page.fill('input[name=r0_t0_percent]', '40');
     await page.click('button:has-text("Create group")');
     expect(await page.textContent('#f-name-error')).toBe('required');
@@ -148,6 +152,41 @@ describe('groups', () => {
     const [row] = await svc.sql`select rules from partner_groups where id = ${groupId}`;
     expect(row!.rules[1]).toEqual({ eventType: 'signup', kind: 'flat', amount: '5' });
     await shoot(page, 'rewards-group-edit');
+  });
+
+  test('without script: "Add another tier" posts back with one more empty tier row, typing kept; empty tier rows are ignored on save', async () => {
+    const before = (await svc.sql`select rules from partner_groups where id = ${groupId}`)[0]!.rules;
+    const plain = await browser.newContext({ viewport: LAPTOP, javaScriptEnabled: false, storageState: await context.storageState() });
+    const p = await plain.newPage();
+    await p.goto(`${svc.url}/admin/groups/${groupId}`);
+    // the tiered rule shows its tier and no empty row; the rule without tiers shows none
+    expect(await p.locator('[data-rule-row="0"] [data-tier-row]').count()).toBe(1);
+    expect(await p.locator('[data-rule-row="1"] [data-tier-row]').count()).toBe(0);
+    await p.fill('input[name=name]', 'Top affiliates (edited)');
+    await p.click('[data-rule-row="1"] .rule-tiers summary');
+    await p.click('[data-rule-row="1"] [data-add-tier]');
+    expect(await p.locator('[data-rule-row="1"] [data-tier-row]').count()).toBe(1);
+    expect(await p.inputValue('input[name=name]')).toBe('Top affiliates (edited)');
+    await p.fill('input[name=r1_t0_minCustomers]', '2');
+    await p.fill('input[name=r1_t0_amount]', '8');
+    // a second one, left empty
+    await p.click('[data-rule-row="1"] [data-add-tier]');
+    expect(await p.locator('[data-rule-row="1"] [data-tier-row]').count()).toBe(2);
+    expect(await p.inputValue('input[name=r1_t0_minCustomers]')).toBe('2');
+    expect(await p.locator('[data-rule-row="0"] [data-tier-row]').count()).toBe(1);
+    // nothing saved by asking for rows
+    expect((await svc.sql`select name from partner_groups where id = ${groupId}`)[0]!.name).toBe('Top affiliates');
+    await p.click('button:has-text("Save group")');
+    expect(await p.textContent('.notice.ok')).toBe('Group saved.');
+    const [row] = await svc.sql`select name, rules from partner_groups where id = ${groupId}`;
+    expect(row!.name).toBe('Top affiliates (edited)');
+    expect(row!.rules[1]).toEqual({ eventType: 'signup', kind: 'flat', amount: '5', tiers: [{ minCustomers: 2, amount: '8' }] });
+    expect(row!.rules[0]).toEqual(before[0]);
+    // saved: the tiers as saved, no empty row
+    expect(await p.locator('[data-rule-row="1"] [data-tier-row]').count()).toBe(1);
+    await plain.close();
+    // back as the later tests expect it
+    expect((await svc.api('PATCH', `/v1/groups/${groupId}`, { body: { name: 'Top affiliates', rules: before } })).status).toBe(200);
   });
 });
 
@@ -314,6 +353,7 @@ describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
     expect(await page.inputValue('input[name=recruiterPercent]')).toBe('10');
     await page.fill('input[name=recruiterPercent]', '150');
     await page.click('[data-rule-row="0"] .rule-tiers summary');
+    await page.click('[data-rule-row="0"] [data-add-tier]');
     await page.fill('input[name=r0_t0_minCustomers]', 'two');
     await page.fill('input[name=r0_t0_percent]', '25');
     await page.click('button:has-text("Save campaign")');
@@ -328,6 +368,7 @@ describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
     await page.goto(`${svc.url}/admin/campaigns/${pro}/edit`);
     await page.fill('input[name=r0_percent]', '25');
     await page.click('[data-rule-row="0"] .rule-tiers summary');
+    await page.click('[data-rule-row="0"] [data-add-tier]');
     await page.fill('input[name=r0_t0_minRevenue]', '150');
     await page.fill('input[name=r0_t0_percent]', '35');
     await page.fill('input[name=recruiterPercent]', '12.5');
@@ -381,9 +422,21 @@ describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
     const plain = await browser.newContext({ viewport: LAPTOP, javaScriptEnabled: false, storageState: await context.storageState() });
     const p = await plain.newPage();
     await p.goto(`${svc.url}/admin/campaigns/${pro}/edit`);
-    // the saved tier plus an empty tier row to add one
+    // the saved tier and no empty tier row until "Add another tier", which posts the form back and
+    // keeps what was typed
     expect(await p.inputValue('input[name=r0_t0_minRevenue]')).toBe('150');
+    expect(await p.locator('[data-rule-row="0"] [data-tier-row]').count()).toBe(1);
+    await p.fill('input[name=r0_percent]', '26');
+    await p.click('[data-rule-row="0"] [data-add-tier]');
+    expect(await p.locator('[data-rule-row="0"] [data-tier-row]').count()).toBe(2);
+    expect(await p.inputValue('input[name=r0_percent]')).toBe('26');
+    expect(await p.inputValue('input[name=r0_t1_minCustomers]')).toBe('');
+    expect((await svc.sql`select rules from campaigns where id = ${pro}`)[0]!.rules[0].percent).toBe(25);
+    await p.fill('input[name=r0_percent]', '25');
     await p.fill('input[name=r0_t1_minCustomers]', '3');
+    // one more, left empty: skipped
+    await p.click('[data-rule-row="0"] [data-add-tier]');
+    expect(await p.inputValue('input[name=r0_t1_minCustomers]')).toBe('3');
     await p.fill('input[name=r0_t1_percent]', '40');
     await p.click('#preview-button');
     expect(await p.textContent('#preview-terms li')).toContain('40% from 3 new customers');

@@ -17,7 +17,7 @@ import { describeRule, describeTerms, STANDARD_EVENT_TYPES } from '../terms';
 import { EmptyState, href, NumHead, Trunc } from '../ui';
 import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
 import { RuleForm, RulesSection, SubmitActions, SummarySection } from './kit/rule-form';
-import { blankRow, isBlank, readRows, ruleToRow, RuleRows, rowsToRules, serviceErrors, summaryRules, TermsSummary, type RuleRow } from './rule-editor';
+import { moreRows, readRows, ruleToRow, RuleRows, rowsToRules, serviceErrors, summaryRules, TermsSummary, type RuleRow } from './rule-editor';
 
 const LIST = '/admin/groups';
 const FORM_FIELDS = ['name', 'holdbackDays'];
@@ -71,10 +71,8 @@ export function groupRoutes(ctx: AppContext, kit: AdminKit) {
     const { removed, ...values } = readValues(form);
     const redraw = async (v: GroupValues, errors: FormErrors | undefined, status: number) =>
       render(group ? await groupView(page, group, { values: v, errors }) : await listView(page, { values: v, errors }), { status });
-    if (form._more !== undefined) {
-      const kept = values.rows.filter((row, i) => !removed.has(i) && !isBlank(row));
-      return redraw({ ...values, rows: [...kept, blankRow()] }, undefined, 200);
-    }
+    const more = moreRows(form, values.rows, removed);
+    if (more) return redraw({ ...values, rows: more }, undefined, 200);
     const { rules, rowOf, tierOf, errors } = rowsToRules(values.rows, removed, { group: true });
     let holdbackDays: number | null = null;
     if (values.holdbackDays !== '') {

@@ -38,7 +38,8 @@ export function ruleToRow(rule: Rule | GroupRule): RuleRow {
  * The form's rows (fields `r<i>_<name>`, `ruleCount` of them; a ticked `r<i>_remove` drops one; rows
  * the script removed are simply missing). The event type is the picker's choice, or the typed name
  * when the picker says "Other" or nothing. Only the amount field the kind needs is read: the other
- * one is cleared (without script both show); the same for each tier (`r<i>_t<k>_<name>`).
+ * one is cleared (without script both show); the same for each tier (`r<i>_t<k>_<name>`). A row's
+ * "Add another tier" without script (`_tier` = its form number) gives that row one more empty tier.
  */
 export function readRows(form: Record<string, string>): { rows: RuleRow[]; removed: Set<number> } {
   const count = Math.min(Number.parseInt(form.ruleCount ?? '0', 10) || 0, MAX_ROWS + 1);
@@ -57,6 +58,7 @@ export function readRows(form: Record<string, string>): { rows: RuleRow[]; remov
       for (const f of TIER_FIELDS) tier[f] = (form[`r${i}_t${k}_${f}`] ?? '').trim();
       row.tiers.push(tier);
     }
+    if (form._tier === String(i) && row.tiers.length < MAX_TIERS) row.tiers.push(blankTier());
     if (row.kind === 'flat') {
       row.percent = '';
       for (const t of row.tiers) t.percent = '';
@@ -68,6 +70,17 @@ export function readRows(form: Record<string, string>): { rows: RuleRow[]; remov
     rows.push(row);
   }
   return { rows, removed };
+}
+
+/**
+ * The rows to redraw when the form asked for one more row rather than a save: "Add another rule"
+ * (`_more`: blank and removed rows dropped, one empty row added) or "Add another tier" (`_tier`: the
+ * rows as typed, removed ones dropped; readRows gave the asked row its empty tier). Null for a save.
+ */
+export function moreRows(form: Record<string, string>, rows: RuleRow[], removed: Set<number>): RuleRow[] | null {
+  if (form._tier !== undefined) return rows.filter((_, i) => !removed.has(i));
+  if (form._more !== undefined) return [...rows.filter((row, i) => !removed.has(i) && !isBlank(row)), blankRow()];
+  return null;
 }
 
 /** `key=value` lines: true/false are booleans, plain numbers are numbers, "quoted" text is text. */

@@ -2,7 +2,7 @@
 // the editor's rows plus the template assets/rules.js clones for a new one.
 import { DEFAULT_PERIOD_DAYS } from '../../modules/campaigns/rules';
 import type { FormErrors } from '../forms';
-import { blankRow, blankTier, eventLabel, MAX_TIERS, OTHER, tierBlank, type RuleRow, type TierRow } from './rule-model';
+import { blankRow, blankTier, eventLabel, MAX_TIERS, OTHER, type RuleRow, type TierRow } from './rule-model';
 
 /** Everything a rule row needs besides its values. */
 export type RowContext = {
@@ -13,7 +13,7 @@ export type RowContext = {
   campaigns?: { id: string; name: string }[];
 };
 
-/** The editor's rows (one empty row when there are none), the row count, and the template the script clones. */
+/** The editor's rows (one empty row when there are none), the row count, and the templates the script clones (a rule, a tier). */
 export function RuleRows(props: RowContext & { rows: RuleRow[] }) {
   // the rows as they are: an empty one only for a form without rules ("Add another rule" adds more)
   const rows = props.rows.length === 0 ? [blankRow()] : props.rows;
@@ -27,6 +27,9 @@ export function RuleRows(props: RowContext & { rows: RuleRow[] }) {
       </div>
       <template id="rule-template">
         <RuleRowView i="__i__" n={0} row={blankRow()} {...props} errors={{}} saved />
+      </template>
+      <template id="tier-template">
+        <TierRowView i="__i__" k="__k__" n="__n__" tier={blankTier()} errors={{}} currency={props.currency} />
       </template>
     </>
   );
@@ -198,13 +201,13 @@ function EventSentence(props: RowProps) {
   );
 }
 
-/** The rule's tiers: the period they measure over and one row per tier, plus an empty one. */
+/** The rule's tiers: the period they measure over, one row per tier, and "Add another tier". */
 function TiersDetails(props: RowProps & { problems: string[] }) {
-  const { row } = props;
-  const { key, invalid, described, input } = rowSlots(props);
-  // the saved tiers plus one empty tier row to add another
-  const tiers = [...row.tiers.filter((t) => !tierBlank(t)), blankTier()].slice(0, MAX_TIERS);
-  const tiersOpen = row.tiers.some((t) => !tierBlank(t)) || row.periodDays !== '' || props.problems.some((k) => /_t[0-9]+_|_periodDays$/.test(k));
+  const { i, row } = props;
+  const { key, input } = rowSlots(props);
+  // the tiers as they are: a saved rule's tiers, or the rows asked for; no empty row unless asked
+  const tiers = row.tiers.slice(0, MAX_TIERS);
+  const tiersOpen = tiers.length > 0 || row.periodDays !== '' || props.problems.some((k) => /_t[0-9]+_|_periodDays$/.test(k));
   return (
     <details class="rule-match rule-tiers" open={tiersOpen} data-tiers>
       <summary>Tiers: pay more as the partner sells more</summary>
@@ -217,43 +220,61 @@ function TiersDetails(props: RowProps & { problems: string[] }) {
         <span class="slot">{input('periodDays', 'Tier period in days', { placeholder: String(DEFAULT_PERIOD_DAYS), numeric: true })}</span>
         <span class="word">days</span>
       </div>
-      <input type="hidden" name={key('tierCount')} value={String(tiers.length)} />
-      <ol class="tier-rows">
-        {tiers.map((tier, k) => {
-          const t = (f: string) => `t${k}_${f}`;
-          const tierInput = (f: string, label: string, numeric = false) => (
-            <SlotInput id={key(t(f))} label={`Tier ${k + 1} ${label}`} value={tier[f as keyof TierRow]} numeric={numeric} invalid={invalid(t(f))} described={described(t(f))} />
-          );
-          return (
-            <li class="rule-sentence tier-row" data-tier-row={String(k)}>
-              <span class="word">From</span>
-              <span class="slot">
-                {tierInput('minRevenue', 'minimum revenue')}
-                <span class="unit" safe>
-                  {`${props.currency} revenue`}
-                </span>
-              </span>
-              <span class="word">and/or</span>
-              <span class="slot">
-                {tierInput('minCustomers', 'minimum new customers', true)}
-                <span class="unit">new customers, pay</span>
-              </span>
-              <span class="slot" data-tier-kind="percent">
-                {tierInput('percent', 'percent')}
-                <span class="unit">%</span>
-              </span>
-              <span class="slot" data-tier-kind="flat">
-                {tierInput('amount', 'amount')}
-                <span class="unit" safe>
-                  {props.currency}
-                </span>
-              </span>
-            </li>
-          );
-        })}
+      <input type="hidden" name={key('tierCount')} value={String(tiers.length)} data-tier-count />
+      <ol class="tier-rows" data-tier-rows>
+        {tiers.map((tier, k) => (
+          <TierRowView i={i} k={String(k)} n={String(k + 1)} tier={tier} errors={props.errors} currency={props.currency} />
+        ))}
       </ol>
-      <p class="hint">An empty tier row is skipped; after a preview or a save the rule shows a new empty row for the next tier.</p>
+      <div class="actions">
+        <button type="submit" name="_tier" value={i} class="secondary" data-add-tier hidden={tiers.length >= MAX_TIERS}>
+          Add another tier
+        </button>
+      </div>
+      <p class="hint">An empty tier row is skipped.</p>
     </details>
+  );
+}
+
+/** One tier as a sentence: "From [100] EUR revenue and/or [3] new customers, pay [30] %" (`k` and `n` may be the template's placeholders). */
+export function TierRowView(props: { i: string; k: string; n: string; tier: TierRow; errors: FormErrors; currency: string }) {
+  const { i, k, tier, errors } = props;
+  const key = (f: string) => `r${i}_t${k}_${f}`;
+  const tierInput = (f: keyof TierRow, label: string, numeric = false) => (
+    <SlotInput
+      id={key(f)}
+      label={`Tier ${props.n} ${label}`}
+      value={tier[f]}
+      numeric={numeric}
+      invalid={errors[key(f)] ? 'true' : undefined}
+      described={errors[key(f)] ? `f-${key(f)}-error` : undefined}
+    />
+  );
+  return (
+    <li class="rule-sentence tier-row" data-tier-row={k}>
+      <span class="word">From</span>
+      <span class="slot">
+        {tierInput('minRevenue', 'minimum revenue')}
+        <span class="unit" safe>
+          {`${props.currency} revenue`}
+        </span>
+      </span>
+      <span class="word">and/or</span>
+      <span class="slot">
+        {tierInput('minCustomers', 'minimum new customers', true)}
+        <span class="unit">new customers, pay</span>
+      </span>
+      <span class="slot" data-tier-kind="percent">
+        {tierInput('percent', 'percent')}
+        <span class="unit">%</span>
+      </span>
+      <span class="slot" data-tier-kind="flat">
+        {tierInput('amount', 'amount')}
+        <span class="unit" safe>
+          {props.currency}
+        </span>
+      </span>
+    </li>
   );
 }
 

@@ -3,6 +3,9 @@
    show and the server reads the one the kind needs):
    - [data-add-rule] appends a copy of <template id="rule-template"> (its "__i__" becomes the next row
      number, [data-rule-count] counts the rows) instead of posting the form;
+   - [data-add-tier] appends a copy of <template id="tier-template"> to its rule's [data-tier-rows]
+     ("__i__" the rule's number, "__k__" the tier's, [data-tier-count] counting them) instead of
+     posting the form (without script the server redraws the form with one more empty tier row);
    - [data-remove-rule] removes its row (and tells the form "rules-changed", on which htmx redraws
      the summary in words; typing and choosing redraw it too);
    - [data-kind] shows only the [data-kind-field] (and each tier's [data-tier-kind]) of the chosen kind;
@@ -113,4 +116,43 @@
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
+})();
+
+/* "Add another tier" ([data-add-tier]) with script: a copy of the tier template in place. */
+(function () {
+  'use strict';
+
+  function addTier(button) {
+    var row = button.closest('[data-rule-row]');
+    var form = button.form || (row && row.closest('form'));
+    var template = form && form.querySelector('#tier-template');
+    var list = row && row.querySelector('[data-tier-rows]');
+    var count = row && row.querySelector('[data-tier-count]');
+    if (!row || !template || !list || !count) return false;
+    var k = parseInt(count.value, 10) || 0;
+    if (k >= 20) return true;
+    var holder = document.createElement('ol');
+    holder.innerHTML = template.innerHTML
+      .replace(/__i__/g, String(parseInt(row.getAttribute('data-rule-row'), 10) || 0))
+      .replace(/__k__/g, String(k))
+      .replace(/__n__/g, String(k + 1));
+    var tier = holder.querySelector('[data-tier-row]');
+    if (!tier) return false;
+    list.appendChild(tier);
+    count.value = String(k + 1);
+    if (k + 1 >= 20) button.hidden = true;
+    var kind = row.querySelector('[data-kind]');
+    tier.querySelectorAll('[data-tier-kind]').forEach(function (field) {
+      field.hidden = !!kind && field.getAttribute('data-tier-kind') !== kind.value;
+    });
+    var first = tier.querySelector('input');
+    if (first) first.focus();
+    return true;
+  }
+
+  document.addEventListener('click', function (e) {
+    var target = e.target instanceof Element ? e.target : null;
+    var button = target && target.closest('[data-add-tier]');
+    if (button && addTier(button)) e.preventDefault();
+  });
 })();

@@ -8,7 +8,7 @@ import { createCampaign, destinationProblem, updateCampaign, type Campaign } fro
 import { schemaErrors, type FormErrors } from '../../forms';
 import { render, seeOther } from '../../render';
 import type { AdminPage } from '../../session';
-import { blankRow, isBlank, rowsToRules, serviceErrors } from '../rule-editor';
+import { moreRows, rowsToRules, serviceErrors } from '../rule-editor';
 import { previewRules } from '../../../modules/commissions/preview';
 import { partnersByIds } from '../../../modules/reports/partners';
 import { PreviewPage, type PreviewAnswer } from '../rule-preview';
@@ -18,7 +18,8 @@ import { listView } from './list';
 
 /**
  * Create (campaign null) or save: validates the form with the API's schemas, then calls the
- * service; "Add another rule" (without script) only redraws the form with one more empty row.
+ * service; "Add another rule" or "Add another tier" (without script) only redraws the form with one
+ * more empty row or tier row, everything typed kept.
  */
 export async function submit(ctx: AppContext, page: AdminPage, form: Record<string, string>, campaign: Campaign | null): Promise<Response> {
   const { removed, ...values } = readValues(form);
@@ -26,10 +27,8 @@ export async function submit(ctx: AppContext, page: AdminPage, form: Record<stri
     render(campaign ? await editView(ctx, page, campaign, v, errors) : await listView(ctx, page, { values: v, errors }), { status });
   // back from the preview step: the editor as it was typed, nothing saved
   if (form._edit !== undefined) return redraw(values, undefined, 200);
-  if (form._more !== undefined) {
-    const kept = values.rows.filter((row, i) => !removed.has(i) && !isBlank(row));
-    return redraw({ ...values, rows: [...kept, blankRow()] }, undefined, 200);
-  }
+  const more = moreRows(form, values.rows, removed);
+  if (more) return redraw({ ...values, rows: more }, undefined, 200);
   const { rules, rowOf, tierOf, errors } = rowsToRules(values.rows, removed);
   const recruiter = readRecruiterPercent(values.recruiterPercent);
   if (recruiter.error) errors.recruiterPercent = recruiter.error;
