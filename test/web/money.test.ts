@@ -431,7 +431,7 @@ describe('payouts: settling', () => {
 describe('events', () => {
   test('newest first with attribution, partners and commission; filters; sorting; the CSV equals the filtered list', async () => {
     await page.goto(`${svc.url}/admin/events`);
-    const all = await svc.sql`select id from events order by id desc`;
+    const all = await svc.sql`select id from events order by occurred_at desc, id desc`;
     expect(await page.locator('#events tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(all.map((r) => r.id));
     expect(await page.textContent('.pager .range-count')).toBe(`1–${all.length} of ${all.length}`);
     const [ben3] = await svc.sql`select event_id from commissions where id = ${c.ben3!}`;
@@ -464,6 +464,35 @@ describe('events', () => {
     // a range with nothing in it: no match, with Clear filters
     await page.goto(`${svc.url}/admin/events?range=custom&from=2020-01-01&to=2020-01-31`);
     expect(await page.textContent('.empty-state .empty-title')).toBe('No event matches');
+  });
+
+  test('the time column is when the sale happened (occurredAt), and the date range filters on it, not on when it was received', async () => {
+    // an imported sale: received today, happened in January 2025
+    const [ev] = await svc.sql`select event_id from commissions where id = ${c.ben2!}`;
+    const id = ev!.event_id as string;
+    await svc.sql`update events set occurred_at = '2025-01-15T10:30:00Z' where id = ${id}`;
+    try {
+      const ids = async () => page.locator('#events tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+      await page.goto(`${svc.url}/admin/events`);
+      expect(await page.textContent('#events thead th:first-child a')).toStartWith('Happened (UTC)');
+      // the default range (last 30 days) leaves it out though it was received today
+      expect(await ids()).not.toContain(id);
+      await page.goto(`${svc.url}/admin/events?range=custom&from=2025-01-01&to=2025-01-31`);
+      expect(await ids()).toEqual([id]);
+      const link = page.locator(`#events tr[data-id="${id}"] td.lead a`);
+      expect(await link.textContent()).toBe('2025-01-15 10:30');
+      expect(await link.getAttribute('title')).toStartWith('Happened 2025-01-15 10:30 UTC, received ');
+      const csv = await page.evaluate(async (path) => (await fetch(path!)).text(), await page.getAttribute('#csv', 'href'));
+      const lines = csv.trim().split('\r\n').slice(1);
+      expect(lines.map((l) => [l.split(',')[0], l.split(',')[2]])).toEqual([[id, '2025-01-15T10:30:00.000Z']]);
+      await page.goto(`${svc.url}/admin/events?range=custom&from=2025-01-16&to=2025-01-31`);
+      expect(await page.textContent('.empty-state .empty-title')).toBe('No event matches');
+      // sorted by that time: the January sale is last of all
+      await page.goto(`${svc.url}/admin/events?range=all`);
+      expect((await ids()).at(-1)).toBe(id);
+    } finally {
+      await svc.sql`update events e set occurred_at = c.occurred_at from commissions c where c.event_id = e.id and e.id = ${id}`;
+    }
   });
 
   test('an event page shows its attributions, the referral touches and its commissions', async () => {

@@ -2,7 +2,6 @@
 // CSV export, and one event with its attributions, referral touches, commissions and adjustments.
 import type { Sql, Tx } from '../../db';
 import { csvStream } from '../../lib/csv';
-import { idFloor } from '../../lib/ids';
 import { formatMinor } from '../../lib/money';
 import { iso } from '../../lib/time';
 import { commissionList, listedCommission, type CommissionListed, type CommissionListRow } from './commission-list';
@@ -42,10 +41,13 @@ type EventListRow = {
   commissions: { currency: string; amount: string }[];
 };
 
-/** The events received in `[from, to)` (by id: the id carries the time, so the primary key serves it). */
+/**
+ * The events that happened in `[from, to)`: by `occurred_at`, the day the sale counts on everywhere
+ * (docs/analytics.md), not the day it was received (an import or a backfill arrives today).
+ */
 function eventWhere(sql: Tx, f: EventFilter) {
   return sql`
-    and e.id >= ${idFloor('event', f.from)} and e.id < ${idFloor('event', f.to)}
+    and e.occurred_at >= ${f.from} and e.occurred_at < ${f.to}
     ${f.type ? sql`and e.type = ${f.type}` : sql``}
     ${f.status ? sql`and e.attribution_status = ${f.status}` : sql``}
     ${f.userId ? sql`and e.user_id = ${f.userId}` : sql``}`;
@@ -81,13 +83,13 @@ const listedEvent = (r: EventListRow): EventListed => ({
   commissions: r.commissions.map((c) => ({ currency: c.currency, amount: BigInt(c.amount) })),
 });
 
-/** One page of the events received in the range (newest first by default), and how many match. */
+/** One page of the events that happened in the range (latest first by default), and how many match. */
 export async function eventPage(
   sql: Sql,
   input: { filter: EventFilter; sort: { key: (typeof SORTS.events)[number]; dir: Dir }; offset: number; limit: number },
 ): Promise<{ rows: EventListed[]; total: number }> {
   const dir = direction(sql, input.sort.dir);
-  const order = input.sort.key === 'amount' ? sql`e.amount ${dir} nulls last, e.id ${dir}` : sql`e.id ${dir}`;
+  const order = input.sort.key === 'amount' ? sql`e.amount ${dir} nulls last, e.id ${dir}` : sql`e.occurred_at ${dir}, e.id ${dir}`;
   const [rows, [count]] = await Promise.all([
     sql<EventListRow[]>`
       ${eventSelect(sql)}
@@ -116,7 +118,7 @@ export const EVENT_CSV_COLUMNS = [
 ] as const;
 
 /**
- * The filtered events as CSV, newest first. Partners credited are joined by "; "; the commission
+ * The filtered events as CSV, latest sale first (by when it happened). Partners credited are joined by "; "; the commission
  * columns hold one value per currency (almost always one), joined by "; " in the same order.
  */
 export function eventsCsv(sql: Sql, filter: EventFilter): ReadableStream<Uint8Array> {
@@ -124,8 +126,8 @@ export function eventsCsv(sql: Sql, filter: EventFilter): ReadableStream<Uint8Ar
     header: EVENT_CSV_COLUMNS,
     page: (after, limit) => sql<EventListRow[]>`
       ${eventSelect(sql)}
-      where true ${eventWhere(sql, filter)} ${after ? sql`and e.id < ${after.id}` : sql``}
-      order by e.id desc
+      where true ${eventWhere(sql, filter)} ${after ? sql`and (e.occurred_at, e.id) < (${after.occurred_at}, ${after.id})` : sql``}
+      order by e.occurred_at desc, e.id desc
       limit ${limit}`,
     cells: (r) => {
       const e = listedEvent(r);

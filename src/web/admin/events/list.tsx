@@ -1,5 +1,6 @@
-// The events list (GET /admin/events): conversion events received, newest first, filtered by type,
-// attribution status, user id and date range, sortable by time or amount.
+// The events list (GET /admin/events): conversion events by when they happened (occurredAt, the day a
+// sale counts on everywhere; docs/analytics.md), latest first, filtered by type, attribution status,
+// user id and a date range over that same time, sortable by it or by amount.
 import { ATTRIBUTION_STATUSES, type EventListed } from '../../../modules/reports/money';
 import { Field, SelectField } from '../../forms';
 import { RangePicker, rangeQuery, type DateRange } from '../../range';
@@ -74,7 +75,7 @@ function EventsPage(props: ListProps) {
         ) : (
           <EmptyState
             title="No event matches"
-            text={narrowed ? 'No event of this type, attribution and user was received in this period.' : `No event was received in this period (${props.range.label}).`}
+            text={narrowed ? 'No event of this type, attribution and user happened in this period.' : `No event happened in this period (${props.range.label}).`}
             clear={href(LIST, { range: 'all' })}
           />
         )
@@ -94,10 +95,10 @@ function EventsTable(props: { rows: EventListed[]; sortBy: { sort: Sort<'time' |
   return (
     <div class="table-wrap">
       <table id="events" class="stack">
-        <caption class="vh">Conversion events received</caption>
+        <caption class="vh">Conversion events by when they happened</caption>
         <thead>
           <tr>
-            <SortHeader label="Time" column="time" {...sortBy} />
+            <SortHeader label="Happened (UTC)" column="time" {...sortBy} />
             <th scope="col">Type</th>
             <th scope="col">User</th>
             <SortHeader label="Amount" column="amount" {...sortBy} num />
@@ -110,8 +111,8 @@ function EventsTable(props: { rows: EventListed[]; sortBy: { sort: Sort<'time' |
           {props.rows.map((e) => (
             <tr data-id={e.id}>
               <td class="lead">
-                <a href={eventHref(e.id)} class="nowrap" title={`Received ${minute(e.receivedAt)} UTC, occurred ${minute(e.occurredAt)} UTC`} safe>
-                  {minute(e.receivedAt)}
+                <a href={eventHref(e.id)} class="nowrap" title={`Happened ${minute(e.occurredAt)} UTC, received ${minute(e.receivedAt)} UTC`} safe>
+                  {minute(e.occurredAt)}
                 </a>
               </td>
               <td data-label="Type">
