@@ -75,7 +75,9 @@ describe('admin: the partner page', () => {
     expect(numbers).toEqual({ customers: 2, conversions: 3, revenue: 8500n, commissions: 1700n });
     expect(await codeRow(page, 'PODCAST20').locator('code').textContent()).toBe('PODCAST20');
     expect(await cell(page, 'PODCAST20', 'customers')).toBe('2');
-    expect(await cell(page, 'PODCAST20', 'conversions')).toBe('3');
+    // three sales by two customers: the column says Sales, not Conversions (docs/analytics.md)
+    expect(await page.locator('#codes-table thead th').allTextContents()).toContain('Sales');
+    expect(await cell(page, 'PODCAST20', 'sales')).toBe('3');
     expect(await cell(page, 'PODCAST20', 'revenue')).toBe('85.00 USD');
     expect(await cell(page, 'PODCAST20', 'commissions')).toBe('17.00 USD');
     expect(await codeRow(page, 'PODCAST20').locator('.badge').textContent()).toBe('Active');
@@ -185,7 +187,9 @@ describe('portal: the partner\'s codes', () => {
     expect(await p.textContent('h1')).toBe('Your promotion codes');
     expect(await p.locator('nav a[href="/portal/codes"]').count()).toBeGreaterThan(0);
     expect(await cell(p, 'PODCAST20', 'customers')).toBe('2');
-    expect(await cell(p, 'PODCAST20', 'conversions')).toBe('3');
+    expect(await p.locator('#codes-table thead th').allTextContents()).toContain('Sales');
+    expect(await p.locator('#codes-table thead th').allTextContents()).not.toContain('Conversions');
+    expect(await cell(p, 'PODCAST20', 'sales')).toBe('3');
     expect(await cell(p, 'PODCAST20', 'earnings')).toBe('17.00 USD');
     expect(await codeRow(p, 'WRITER-5').count()).toBe(0);
     await screenshot(p, 'codes-portal-1366');

@@ -240,19 +240,21 @@ describe('the list', () => {
     expect(res.status()).toBe(200);
     expect(res.headers()['content-type']).toBe('text/csv; charset=utf-8');
     const lines = (await res.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('id,name,email,status,createdAt,activatedAt,revokedAt,billingConnectAccountId,rangeStart,rangeEnd,clicks,conversions,currency,revenue,commissions');
+    expect(lines[0]).toBe(
+      'id,name,email,status,createdAt,activatedAt,revokedAt,billingConnectAccountId,rangeStart,rangeEnd,clicks,filteredClicks,convertedClicks,conversions,currency,revenue,commissions',
+    );
     const csv = lines.slice(1).map((l) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"')));
     expect(csv.map((c) => c[0])).toEqual(rows.map((r) => r.id));
     for (const [i, r] of rows.entries()) {
       const c = csv[i]!;
       expect(c[3]).toBe('active');
       expect(Number(c[10])).toBe(num(r.Clicks!)!);
-      expect(Number(c[11])).toBe(num(r.Conversions!)!);
-      expect(c[12]).toBe('USD');
-      expect(`${Number(c[13]).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`).toBe(r.Revenue!);
-      expect(`${Number(c[14]).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`).toBe(r.Commissions!);
+      expect(Number(c[13])).toBe(num(r.Conversions!)!);
+      expect(c[14]).toBe('USD');
+      expect(`${Number(c[15]).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`).toBe(r.Revenue!);
+      expect(`${Number(c[16]).toLocaleString('en-US', { minimumFractionDigits: 2 })} USD`).toBe(r.Commissions!);
     }
-    expect(csv.find((c) => c[0] === ada)![13]).toBe('449.99');
+    expect(csv.find((c) => c[0] === ada)![15]).toBe('449.99');
     // no match: the empty state offers to clear the filters
     await page.fill('input[name=q]', 'nobody-like-this');
     await page.click('form[role=search] button');
@@ -366,6 +368,20 @@ describe('the list: every status and filtered clicks (issue 25)', () => {
       expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await screenshot(p, 'admin-partners-filtered-390');
       await phone.close();
+      // the CSV counts them apart too, beside the converted clicks (docs/analytics.md): the same
+      // numbers as the database, partner by partner
+      const res = await context.request.get(`${svc.url}/admin/partners.csv?range=all`);
+      const [head, ...lines] = (await res.text()).trim().split('\r\n');
+      const names = head!.split(',');
+      const split = (l: string) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '').replace(/^"|"$/g, '').replace(/""/g, '"'));
+      const byId = new Map(lines.map(split).map((cells) => [cells[0]!, Object.fromEntries(names.map((h, i) => [h, cells[i]]))]));
+      expect({ clicks: byId.get(cy)!.clicks, filtered: byId.get(cy)!.filteredClicks }).toEqual({ clicks: '2', filtered: '1' });
+      const touched = await svc.sql`select partner_id, count(distinct click_id)::int as n from referral_touches where click_id is not null group by partner_id`;
+      expect(touched.find((t) => t.partner_id === ada)?.n ?? 0).toBeGreaterThan(0);
+      for (const [id, row] of byId) {
+        expect({ id, converted: row.convertedClicks }).toEqual({ id, converted: String(touched.find((t) => t.partner_id === id)?.n ?? 0) });
+        expect(Number(row.convertedClicks)).toBeLessThanOrEqual(Number(row.clicks));
+      }
       await page.goto(`${svc.url}/admin/partners/${cy}?range=all`);
       expect(await page.locator('#kpis .kpi').first().locator('.kpi-note').textContent()).toBe('+1 filtered');
     } finally {
@@ -410,7 +426,7 @@ describe('the partner page', () => {
           tr.getAttribute('data-user')!,
           {
             status: tr.querySelector('.badge')!.textContent,
-            conversions: tr.querySelector('td[data-label=Conversions]')!.textContent,
+            sales: tr.querySelector('td[data-label=Sales]')!.textContent,
             revenue: tr.querySelector('td[data-label=Revenue]')!.textContent,
             commissions: tr.querySelector('td[data-label=Commissions]')!.textContent,
           },
@@ -418,11 +434,13 @@ describe('the partner page', () => {
       ),
     );
     expect(customers).toEqual({
-      'cust-a1': { status: 'Active', conversions: '2', revenue: '200.00 USD', commissions: '40.00 USD' },
-      'cust-a2': { status: 'Active', conversions: '1', revenue: '49.99 USD', commissions: '10.00 USD' },
-      'cust-a3': { status: 'Reversed', conversions: '1', revenue: '200.00 USD', commissions: '0.00 USD' },
-      'cust-a4': { status: 'Active', conversions: '1', revenue: '0.00 USD', commissions: '0.00 USD' },
+      'cust-a1': { status: 'Active', sales: '2', revenue: '200.00 USD', commissions: '40.00 USD' },
+      'cust-a2': { status: 'Active', sales: '1', revenue: '49.99 USD', commissions: '10.00 USD' },
+      'cust-a3': { status: 'Reversed', sales: '1', revenue: '200.00 USD', commissions: '0.00 USD' },
+      'cust-a4': { status: 'Active', sales: '1', revenue: '0.00 USD', commissions: '0.00 USD' },
     });
+    // a customer's renewal is a sale, not a second conversion: the column says so
+    expect(await page.locator('#customers thead th').allTextContents()).toEqual(['Customer', 'Status', 'First sale', 'Last sale', 'Sales', 'Revenue', 'Commissions']);
     // the same from the API: each customer's commissions
     const api = (await svc.api('GET', `/v1/commissions?partnerId=${ada}&limit=200`)).body.commissions as { userId: string; amount: string; currency: string; status: string }[];
     for (const [user, shown] of Object.entries(customers)) {

@@ -131,7 +131,7 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
                 <th scope="col">{onPartner ? 'Campaign' : 'Partner'}</th>
                 <th scope="col">Status</th>
                 <NumHead label="Customers" title="Customers whose first attributed purchase used the code" />
-                <NumHead label="Conversions" title="Events credited through the code" />
+                <NumHead label="Sales" title="Sales credited through the code (a customer's renewals included)" />
                 <NumHead label="Revenue" />
                 <NumHead label="Commissions" title="Reversed commissions left out" />
                 <th scope="col">
@@ -160,7 +160,7 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
                   <td class="num" data-label="Customers" data-stat="customers" safe>
                     {c.stats.customers.toLocaleString('en-US')}
                   </td>
-                  <td class="num" data-label="Conversions" data-stat="conversions" safe>
+                  <td class="num" data-label="Sales" data-stat="sales" safe>
                     {c.stats.conversions.toLocaleString('en-US')}
                   </td>
                   {/* one headline amount per card on phones (the commissions); revenue is a labelled line */}

@@ -1,4 +1,4 @@
-// The portal's promotion codes page: the partner's codes with their customers, conversions and
+// The portal's promotion codes page: the partner's codes with their customers, sales and
 // earnings, and a form to create one for a campaign it holds.
 import type { CodeStats, PromotionCode } from '../../modules/codes/service';
 import { CodeField, CsrfInput, SelectField, type FormErrors } from '../forms';
@@ -31,14 +31,14 @@ export function CodesPage(props: {
       ) : (
         <div class="table-wrap">
           <table id="codes-table" class="stack">
-            <caption class="vh">Your promotion codes with their customers, conversions and earnings, all time</caption>
+            <caption class="vh">Your promotion codes with their customers, sales and earnings, all time</caption>
             <thead>
               <tr>
                 <th scope="col">Code</th>
                 <th scope="col">Campaign</th>
                 <th scope="col">Status</th>
                 <NumHead label="Customers" title="Customers whose first purchase used the code" />
-                <NumHead label="Conversions" />
+                <NumHead label="Sales" title="Sales credited to you through the code (a customer's renewals included)" />
                 <NumHead label="Earnings" title="Your commissions through the code; reversed ones left out" />
               </tr>
             </thead>
@@ -63,7 +63,7 @@ export function CodesPage(props: {
                   <td class="num" data-label="Customers" data-stat="customers" safe>
                     {c.stats.customers.toLocaleString('en-US')}
                   </td>
-                  <td class="num" data-label="Conversions" data-stat="conversions" safe>
+                  <td class="num" data-label="Sales" data-stat="sales" safe>
                     {c.stats.conversions.toLocaleString('en-US')}
                   </td>
                   <td class="num money" data-label="Earnings" data-stat="earnings" safe>

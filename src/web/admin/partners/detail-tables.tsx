@@ -80,9 +80,9 @@ export function CustomersTable(props: { customers: ReferredCustomer[]; currency:
           <tr>
             <th scope="col">Customer</th>
             <th scope="col">Status</th>
-            <th scope="col">First conversion</th>
-            <th scope="col">Last conversion</th>
-            <NumHead label="Conversions" />
+            <th scope="col">First sale</th>
+            <th scope="col">Last sale</th>
+            <NumHead label="Sales" title="The customer's sales credited to the partner, renewals included" />
             <NumHead label="Revenue" />
             <NumHead label="Commissions" />
           </tr>
@@ -96,13 +96,13 @@ export function CustomersTable(props: { customers: ReferredCustomer[]; currency:
               <td class="badge-cell" data-label="Status">
                 <Badge {...CUSTOMER_STATES[u.state]} />
               </td>
-              <td data-label="First conversion" class="date" safe>
+              <td data-label="First sale" class="date" safe>
                 {isoDay(u.firstAt)}
               </td>
-              <td data-label="Last conversion" class="date" safe>
+              <td data-label="Last sale" class="date" safe>
                 {isoDay(u.lastAt)}
               </td>
-              <td class="num" data-label="Conversions" safe>
+              <td class="num" data-label="Sales" safe>
                 {u.conversions.toLocaleString('en-US')}
               </td>
               <MoneyCell amount={u.revenue} currency={cur} label="Revenue" />
