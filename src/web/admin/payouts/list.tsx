@@ -15,6 +15,7 @@ import { payoutHref, PayoutsTable, RowCheck, totalsText } from '../tables';
 import { DEFAULT_SORT, DONE, LIST, ListQuery, PAGE_SIZE, readStatus, runTitle, viewOf, type Outcome, type View } from './view';
 import { settleConfirm, SettleBody } from './settle';
 import { RunSummary } from './run';
+import { AllHeld, HELD_HREF } from './held';
 
 export async function listView(ctx: AppContext, page: AdminPage, query: Record<string, string | undefined>, outcome: Outcome = {}) {
   const view = viewOf(query);
@@ -89,9 +90,19 @@ function PayoutsPage(props: {
       </div>
       {!!props.outcome.ok && <Notice kind="ok" text={props.outcome.ok} />}
       {!!props.outcome.error && <Notice kind="error" text={props.outcome.error} />}
-      <p class="hint" id="next-run">
-        {due ? `Due now: ${totalsText(preview.totals)} to ${plural(preview.partners, 'partner')} (${plural(preview.commissions, 'commission')}).` : 'Nothing is due now.'}
-      </p>
+      {!due && preview.held.length > 0 ? (
+        <AllHeld held={preview.held} id="next-run" listHref={HELD_HREF} hint />
+      ) : (
+        <p class="hint" id="next-run">
+          {due ? `Due now: ${totalsText(preview.totals)} to ${plural(preview.partners, 'partner')} (${plural(preview.commissions, 'commission')}).` : 'Nothing is due now.'}
+          {due && preview.held.length > 0 && (
+            <>
+              {' '}
+              <a href={HELD_HREF} safe>{`${plural(new Set(preview.held.map((h) => h.partnerId)).size, 'partner')} held`}</a>
+            </>
+          )}
+        </p>
+      )}
       <form method="get" action={LIST} class="row" aria-label="Filter payouts">
         <SelectField name="status" label="Status" value={v.status ?? ''} options={[{ value: '', label: 'Any' }, ...PAYOUT_STATUSES.map((s) => ({ value: s, label: payoutBadge({ status: s }).label }))]} />
         {!!v.sort && <input type="hidden" name="sort" value={v.sort} />}
