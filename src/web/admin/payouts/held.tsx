@@ -59,3 +59,28 @@ export function HeldList(props: { held: Held; paying: boolean }) {
     </div>
   );
 }
+
+/** The payouts list's line on the next run: what is due (and how many are held), or why nothing can be paid. */
+export function DueNow(props: { preview: RunPreview }) {
+  const p = props.preview;
+  if (p.lines.length === 0 && p.held.length > 0) return <AllHeld held={p.held} id="next-run" listHref={HELD_HREF} hint />;
+  if (p.lines.length === 0) {
+    return (
+      <p class="hint" id="next-run">
+        Nothing is due now.
+      </p>
+    );
+  }
+  const held = new Set(p.held.map((h) => h.partnerId)).size;
+  return (
+    <p class="hint" id="next-run">
+      <span safe>{`Due now: ${totalsText(p.totals)} to ${plural(p.partners, 'partner')} (${plural(p.commissions, 'commission')}).`}</span>
+      {held > 0 && (
+        <>
+          {' '}
+          <a href={HELD_HREF} safe>{`${plural(held, 'partner')} held`}</a>
+        </>
+      )}
+    </p>
+  );
+}
