@@ -20,6 +20,9 @@ async function commissionFacts(sql: Tx, commissionId: string): Promise<{ eventTy
   return row ? { eventType: row.event_type, campaignName: row.campaign ?? undefined } : {};
 }
 
+/** How a payout's rail reads to the partner who receives it. */
+const RAIL_WORDS: Record<string, string> = { stripe: 'Stripe', paypal: 'PayPal', wise: 'Wise', manual: 'Direct payment from the program' };
+
 /** The "For" line: what the commission was earned on, in words. */
 const earnedOn = (eventType: string | undefined): [string, string][] => (eventType ? [['For', eventLabel(eventType)]] : []);
 type PayoutSent = {
@@ -28,6 +31,8 @@ type PayoutSent = {
   amount: string;
   currency: string;
   paidAt: string;
+  /** The payout's rail (stripe, paypal, wise, manual). */
+  rail: string;
   reference: string | null;
   commissions: PayoutLine[];
   clawbacks: string;
@@ -82,8 +87,8 @@ export const partnerTemplates = {
     audience: 'partner',
     notification: 'payoutSent',
     async load(sql: Tx, stored: { partnerName: string; payoutId: string }) {
-      const [payout] = await sql<{ amount: bigint; clawbacks_amount: bigint; currency: string; paid_at: Date | null; provider_reference: string | null }[]>`
-        select amount, clawbacks_amount, currency, paid_at, provider_reference from payouts where id = ${stored.payoutId}`;
+      const [payout] = await sql<{ amount: bigint; clawbacks_amount: bigint; currency: string; paid_at: Date | null; provider: string; provider_reference: string | null }[]>`
+        select amount, clawbacks_amount, currency, paid_at, provider, provider_reference from payouts where id = ${stored.payoutId}`;
       if (!payout) throw new Error(`payout ${stored.payoutId} not found`);
       const lines = await sql<{ id: string; created_at: Date; amount: bigint; campaign: string | null; event_type: string }[]>`
         select c.id, c.created_at, c.amount, k.name as campaign, c.event_type
@@ -96,6 +101,7 @@ export const partnerTemplates = {
         amount: formatMinor(payout.amount, payout.currency),
         currency: payout.currency,
         paidAt: (payout.paid_at ?? new Date()).toISOString(),
+        rail: payout.provider,
         reference: payout.provider_reference,
         clawbacks: formatMinor(payout.clawbacks_amount, payout.currency),
         commissions: lines.map((l) => ({
@@ -113,7 +119,9 @@ export const partnerTemplates = {
       p(`Hi ${d.partnerName}, your payout is on its way. It pays the ${d.commissions.length === 1 ? 'commission' : `${d.commissions.length} commissions`} below.`),
       facts([
         ['Payout', d.payoutId],
+        ['Amount', money(d.amount, d.currency)],
         ['Paid on', day(d.paidAt)],
+        ['Sent by', RAIL_WORDS[d.rail] ?? d.rail],
         ...(d.reference ? ([['Reference', d.reference]] as [string, string][]) : []),
         ...(d.clawbacks !== '0' && !/^0\.0*$/.test(d.clawbacks) ? ([['Refunds netted', `-${money(d.clawbacks, d.currency)}`]] as [string, string][]) : []),
       ]),
@@ -130,6 +138,7 @@ export const partnerTemplates = {
       amount: '37.50',
       currency: 'USD',
       paidAt: '2026-11-01T09:00:00.000Z',
+      rail: 'stripe',
       reference: 'tr_1QxExample',
       clawbacks: '0.00',
       commissions: [

@@ -11,10 +11,11 @@ import type { AdminPage } from '../../session';
 import { EmptyState, formatMoney, href, menuId, Pager, parsePage, parseSort, payoutBadge, type Sort } from '../../ui';
 import { plural } from '../kit/bulk';
 import { AdminLayout, type AdminKit } from '../kit';
-import { payoutHref, PayoutsTable, RowCheck, totalsText } from '../tables';
+import { payoutHref, PayoutsTable, RowCheck } from '../tables';
 import { DEFAULT_SORT, DONE, LIST, ListQuery, PAGE_SIZE, readStatus, runTitle, viewOf, type Outcome, type View } from './view';
 import { settleConfirm, SettleBody } from './settle';
 import { RunSummary } from './run';
+import { DueNow } from './held';
 
 export async function listView(ctx: AppContext, page: AdminPage, query: Record<string, string | undefined>, outcome: Outcome = {}) {
   const view = viewOf(query);
@@ -89,9 +90,7 @@ function PayoutsPage(props: {
       </div>
       {!!props.outcome.ok && <Notice kind="ok" text={props.outcome.ok} />}
       {!!props.outcome.error && <Notice kind="error" text={props.outcome.error} />}
-      <p class="hint" id="next-run">
-        {due ? `Due now: ${totalsText(preview.totals)} to ${plural(preview.partners, 'partner')} (${plural(preview.commissions, 'commission')}).` : 'Nothing is due now.'}
-      </p>
+      <DueNow preview={preview} />
       <form method="get" action={LIST} class="row" aria-label="Filter payouts">
         <SelectField name="status" label="Status" value={v.status ?? ''} options={[{ value: '', label: 'Any' }, ...PAYOUT_STATUSES.map((s) => ({ value: s, label: payoutBadge({ status: s }).label }))]} />
         {!!v.sort && <input type="hidden" name="sort" value={v.sort} />}

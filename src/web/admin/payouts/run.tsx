@@ -11,6 +11,7 @@ import { href, MoneyCell, Trunc, NumHead } from '../../ui';
 import { plural } from '../kit/bulk';
 import { adminActor, AdminLayout, type AdminKit } from '../kit';
 import { totalsText } from '../tables';
+import { AllHeld, HeldList } from './held';
 import { LIST, PREVIEW_LINES, RAIL_LABELS, runTitle } from './view';
 
 /** What a run would pay: partners, commissions, totals per currency, cut-off, and the lines. */
@@ -20,7 +21,9 @@ export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
   const cutoff = `${p.cutoff.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return (
     <div class="run-preview">
-      {p.lines.length === 0 ? (
+      {p.lines.length === 0 && p.held.length > 0 ? (
+        <AllHeld held={p.held} id="run-all-held" />
+      ) : p.lines.length === 0 ? (
         <p id="run-nothing">Nothing is due: no partner's approved commissions, less open clawbacks, reach the minimum payout.</p>
       ) : (
         <dl class="facts" id="run-facts">
@@ -85,18 +88,7 @@ export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
           {`By rail: ${p.byRail.map((r) => `${RAIL_LABELS[r.rail]} ${plural(r.count, 'payout')}, ${totalsText([r])}`).join('; ')}.`}
         </p>
       )}
-      {p.held.length > 0 && (
-        <div id="run-held">
-          <p class="hint" safe>{`${plural(p.held.length, 'payout')} held by the partner's payout method, left for a later run:`}</p>
-          <ul>
-            {p.held.map((h) => (
-              <li data-held={h.partnerId} safe>
-                {`${h.partnerName}: ${totalsText([{ currency: h.currency, amount: h.amount }])} — ${h.reason}`}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {p.held.length > 0 && <HeldList held={p.held} paying={p.lines.length > 0} />}
       {p.belowMinimum.partners > 0 && (
         <p class="hint" id="run-waiting" safe>
           {`${plural(p.belowMinimum.partners, 'partner')} below the minimum wait for a later run (${totalsText(p.belowMinimum.totals)}).`}
