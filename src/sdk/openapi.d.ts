@@ -11943,6 +11943,17 @@ export interface operations {
                             /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
                             maxLength?: string | number;
                         }[];
+                        /** @enum {string} */
+                        taxForms: "off" | "collect" | "require";
+                        /** @description The program's legal (company) name, printed on self-billing invoices. */
+                        legalName: string | null;
+                        /** @description The program's postal address, as lines, printed on self-billing invoices. */
+                        legalAddress: string | null;
+                        /**
+                         * @description A VAT id, its country prefix first (`DE123456789`).
+                         * @example DE123456789
+                         */
+                        vatId: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -12047,6 +12058,17 @@ export interface operations {
                      *     ]
                      */
                     applicationQuestions?: unknown;
+                    /** @enum {string} */
+                    taxForms?: "off" | "collect" | "require";
+                    /** @description The program's legal (company) name, printed on self-billing invoices. */
+                    legalName?: string | null;
+                    /** @description The program's postal address, as lines, printed on self-billing invoices. */
+                    legalAddress?: string | null;
+                    /**
+                     * @description A VAT id, its country prefix first (`DE123456789`).
+                     * @example DE123456789
+                     */
+                    vatId?: string | null;
                 };
             };
         };
@@ -12105,6 +12127,17 @@ export interface operations {
                             /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
                             maxLength?: string | number;
                         }[];
+                        /** @enum {string} */
+                        taxForms: "off" | "collect" | "require";
+                        /** @description The program's legal (company) name, printed on self-billing invoices. */
+                        legalName: string | null;
+                        /** @description The program's postal address, as lines, printed on self-billing invoices. */
+                        legalAddress: string | null;
+                        /**
+                         * @description A VAT id, its country prefix first (`DE123456789`).
+                         * @example DE123456789
+                         */
+                        vatId: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
