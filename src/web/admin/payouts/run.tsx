@@ -87,7 +87,7 @@ export function RunSummary(props: { preview: RunPreview; minPayout: string }) {
       )}
       {p.held.length > 0 && (
         <div id="run-held">
-          <p class="hint" safe>{`${plural(p.held.length, 'payout')} held by the partner's payout method, left for a later run:`}</p>
+          <p class="hint" safe>{`${plural(p.held.length, 'payout')} held (the partner's payout method, or a missing tax form), left for a later run:`}</p>
           <ul>
             {p.held.map((h) => (
               <li data-held={h.partnerId} safe>
