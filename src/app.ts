@@ -31,6 +31,7 @@ import { payoutMethodRoutes } from './routes/payout-methods';
 import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
+import { taxProfileRoutes } from './routes/tax-profile';
 import { systemRoutes } from './routes/system';
 import { openApiRoutes } from './routes/openapi';
 import { webhookRoutes } from './routes/webhooks';
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext) {
     .use(partnerStatusRoutes(ctx))
     .use(partnerTermsAndKeyRoutes(ctx))
     .use(payoutMethodRoutes(ctx))
+    .use(taxProfileRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(commissionRoutes(ctx))

@@ -3,6 +3,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Cron } from 'croner';
+import { isKeyText, keyringOf } from './lib/secrets';
 
 const Bool = T.Union([T.Literal('true'), T.Literal('false'), T.Literal('1'), T.Literal('0')]);
 
@@ -91,6 +92,12 @@ const EnvSchema = T.Object({
   PAYPAL_WEBHOOK_ID: T.Optional(T.String({ minLength: 1 })),
   /** Hours a partner's payouts wait after their payout method changes (a stolen session must not redirect money silently). */
   PAYOUT_METHOD_HOLD_HOURS: Int(24, 0, 8760),
+  /** Key that encrypts tax ids and dates of birth at rest (AES-256-GCM): base64 of 32 random bytes. Needed for the taxForms setting. */
+  ENCRYPTION_KEY: T.Optional(T.String()),
+  /** Earlier ENCRYPTION_KEYs, comma-separated: they still decrypt what they encrypted (rotation, docs/tax.md). */
+  ENCRYPTION_KEY_PREVIOUS: T.String({ default: '' }),
+  /** First part of self-billing invoice numbers (`PD-2026-000001`): letters, digits and dashes. */
+  INVOICE_PREFIX: T.String({ default: 'PD', pattern: '^[A-Za-z0-9][A-Za-z0-9-]{0,19}$' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -114,7 +121,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -148,9 +155,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
     problems.push(`${env.PAYPAL_CLIENT_ID ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'}: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET together`);
   }
+  if (env.ENCRYPTION_KEY !== undefined && !isKeyText(env.ENCRYPTION_KEY)) problems.push('ENCRYPTION_KEY: must be the base64 of 32 bytes (openssl rand -base64 32) (value not shown)');
+  if (previousKeysOf(env.ENCRYPTION_KEY_PREVIOUS).some((k) => !isKeyText(k))) problems.push('ENCRYPTION_KEY_PREVIOUS: each comma-separated key must be the base64 of 32 bytes (value not shown)');
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return toConfig(env, emails);
 }
+
+const previousKeysOf = (value: string) => value.split(',').map((k) => k.trim()).filter(Boolean);
 
 /** EMBED_ORIGINS as a list: trimmed, lower case, without a trailing slash. */
 const embedOriginsOf = (value: string) => value.split(',').map((o) => o.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean);
@@ -196,6 +207,9 @@ function toConfig(env: Env, adminEmails: string[]) {
     embedOrigins: embedOriginsOf(env.EMBED_ORIGINS),
     paypal: { clientId: env.PAYPAL_CLIENT_ID, clientSecret: env.PAYPAL_CLIENT_SECRET, apiUrl: env.PAYPAL_API_URL, webhookId: env.PAYPAL_WEBHOOK_ID },
     payoutMethodHoldHours: Number(env.PAYOUT_METHOD_HOLD_HOURS),
+    /** The keys that seal and open tax ids; null: ENCRYPTION_KEY is unset and tax forms cannot be collected. */
+    encryption: env.ENCRYPTION_KEY ? keyringOf(env.ENCRYPTION_KEY, previousKeysOf(env.ENCRYPTION_KEY_PREVIOUS)) : null,
+    invoicePrefix: env.INVOICE_PREFIX,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -18,7 +18,7 @@ export function settingsRoutes(ctx: AppContext) {
       response: SettingsResponses.get,
       detail: { summary: 'Program-wide settings' },
     })
-    .patch('/settings', async ({ body }) => withDefault(await updateSettings(ctx.sql, body)), {
+    .patch('/settings', async ({ body }) => withDefault(await updateSettings(ctx.sql, body, { encryption: ctx.config.encryption !== null })), {
       auth: 'admin',
       body: UpdateSettingsBody,
       response: SettingsResponses.update,

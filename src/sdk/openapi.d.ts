@@ -376,6 +376,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partners/{id}/tax-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A partner's tax form on file
+         * @description The TIN shows as its last four digits (`tinLast4`); dates of birth and foreign TINs never leave the service. 404 when no form is on file.
+         */
+        get: operations["getV1PartnersByIdTax-profile"];
+        /**
+         * Put a partner's tax form on file (replacing the one before)
+         * @description `form` w9 (US persons: `taxClassification`, `tinType`, `tin`, a US address), w8ben (foreign individuals: `citizenship`, `dateOfBirth`, `treatyCountry`?, `foreignTin`?) or w8bene (foreign entities: `incorporationCountry`, `foreignTin`?); `signature: {name, agreed: true}`. Each bad field is a 400 naming it and nothing is stored. The TIN, date of birth and foreign TIN are encrypted (ENCRYPTION_KEY; 409 without it). Records `signedAt` and `signedIp`.
+         */
+        put: operations["putV1PartnersByIdTax-profile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -5337,6 +5361,378 @@ export interface operations {
             };
             /** @description An error. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "getV1PartnersByIdTax-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        partnerId: string;
+                        /** @enum {string} */
+                        form: "w9" | "w8ben" | "w8bene";
+                        legalName: string;
+                        businessName: string | null;
+                        taxClassification: string | null;
+                        address: {
+                            line1: string;
+                            line2: string | null;
+                            city: string;
+                            region: string | null;
+                            postalCode: string | null;
+                            country: string;
+                        };
+                        tinType: "ssn" | "ein" | null;
+                        /**
+                         * @description w9: the last four digits of the TIN; the TIN itself is never answered.
+                         * @example 6789
+                         */
+                        tinLast4: string | null;
+                        citizenship: string | null;
+                        treatyCountry: string | null;
+                        incorporationCountry: string | null;
+                        /** @description Whether a foreign tax id is on file (it is never answered). */
+                        hasForeignTin: boolean;
+                        vatId: string | null;
+                        signatureName: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        signedAt: string;
+                        /** @description The address the form was signed from. */
+                        signedIp: string | null;
+                        /** @description w9: until replaced; w8ben/w8bene: until the end of the third calendar year after signing. */
+                        valid: boolean;
+                        /**
+                         * Format: date
+                         * @description W-8 forms: the last day they are valid; null for a W-9.
+                         */
+                        validUntil: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "putV1PartnersByIdTax-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    form: "w9" | "w8ben" | "w8bene";
+                    /** @description The name on the tax return (w9, w8ben) or of the organisation (w8bene). */
+                    legalName: string;
+                    /** @description w9: business name or disregarded entity name, when different. */
+                    businessName?: string;
+                    /** @enum {string} */
+                    taxClassification?: "individual" | "c_corporation" | "s_corporation" | "partnership" | "trust_estate" | "llc" | "other";
+                    address: {
+                        /** @description Street and number. */
+                        line1: string;
+                        /** @description Apartment, suite. */
+                        line2?: string;
+                        /** @description City or town. */
+                        city: string;
+                        /** @description State (US: the two-letter code, needed), province or region. */
+                        region?: string;
+                        /** @description ZIP (US: needed, 12345 or 12345-6789) or postal code. */
+                        postalCode?: string;
+                        /**
+                         * @description w9: US; the W-8 forms: the country of residence, not US (ISO 3166-1 alpha-2).
+                         * @example DE
+                         */
+                        country: string;
+                    };
+                    /** @enum {string} */
+                    tinType?: "ssn" | "ein";
+                    /** @description w9 (needed): SSN NNN-NN-NNNN or EIN NN-NNNNNNN. Stored encrypted; never answered. */
+                    tin?: string;
+                    /**
+                     * @description w8ben (needed): country of citizenship (ISO 3166-1 alpha-2).
+                     * @example DE
+                     */
+                    citizenship?: string;
+                    /** @description w8ben (needed): YYYY-MM-DD. Stored encrypted; never answered. */
+                    dateOfBirth?: string;
+                    /**
+                     * @description w8ben: the country whose tax treaty with the US is claimed (ISO 3166-1 alpha-2).
+                     * @example DE
+                     */
+                    treatyCountry?: string;
+                    /**
+                     * @description w8bene (needed): country of incorporation or organisation (ISO 3166-1 alpha-2).
+                     * @example DE
+                     */
+                    incorporationCountry?: string;
+                    /** @description w8ben, w8bene: the tax id at home. Stored encrypted; never answered. */
+                    foreignTin?: string;
+                    /**
+                     * @description A VAT id, its country prefix first (`DE123456789`).
+                     * @example DE123456789
+                     */
+                    vatId?: string;
+                    signature: {
+                        /** @description The signer's full name, typed. */
+                        name: string;
+                        /** @description Must be true: the signer agrees to the form's certification under penalties of perjury. */
+                        agreed: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        partnerId: string;
+                        /** @enum {string} */
+                        form: "w9" | "w8ben" | "w8bene";
+                        legalName: string;
+                        businessName: string | null;
+                        taxClassification: string | null;
+                        address: {
+                            line1: string;
+                            line2: string | null;
+                            city: string;
+                            region: string | null;
+                            postalCode: string | null;
+                            country: string;
+                        };
+                        tinType: "ssn" | "ein" | null;
+                        /**
+                         * @description w9: the last four digits of the TIN; the TIN itself is never answered.
+                         * @example 6789
+                         */
+                        tinLast4: string | null;
+                        citizenship: string | null;
+                        treatyCountry: string | null;
+                        incorporationCountry: string | null;
+                        /** @description Whether a foreign tax id is on file (it is never answered). */
+                        hasForeignTin: boolean;
+                        vatId: string | null;
+                        signatureName: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-01-31T09:30:00.000Z
+                         */
+                        signedAt: string;
+                        /** @description The address the form was signed from. */
+                        signedIp: string | null;
+                        /** @description w9: until replaced; w8ben/w8bene: until the end of the third calendar year after signing. */
+                        valid: boolean;
+                        /**
+                         * Format: date
+                         * @description W-8 forms: the last day they are valid; null for a W-9.
+                         */
+                        validUntil: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11943,6 +12339,17 @@ export interface operations {
                             /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
                             maxLength?: string | number;
                         }[];
+                        /** @enum {string} */
+                        taxForms: "off" | "collect" | "require";
+                        /** @description The program's legal (company) name, printed on self-billing invoices. */
+                        legalName: string | null;
+                        /** @description The program's postal address, as lines, printed on self-billing invoices. */
+                        legalAddress: string | null;
+                        /**
+                         * @description A VAT id, its country prefix first (`DE123456789`).
+                         * @example DE123456789
+                         */
+                        vatId: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -12047,6 +12454,17 @@ export interface operations {
                      *     ]
                      */
                     applicationQuestions?: unknown;
+                    /** @enum {string} */
+                    taxForms?: "off" | "collect" | "require";
+                    /** @description The program's legal (company) name, printed on self-billing invoices. */
+                    legalName?: string | null;
+                    /** @description The program's postal address, as lines, printed on self-billing invoices. */
+                    legalAddress?: string | null;
+                    /**
+                     * @description A VAT id, its country prefix first (`DE123456789`).
+                     * @example DE123456789
+                     */
+                    vatId?: string | null;
                 };
             };
         };
@@ -12105,6 +12523,17 @@ export interface operations {
                             /** @description The longest answer, in characters (default: url 500, line 200, text 2000). */
                             maxLength?: string | number;
                         }[];
+                        /** @enum {string} */
+                        taxForms: "off" | "collect" | "require";
+                        /** @description The program's legal (company) name, printed on self-billing invoices. */
+                        legalName: string | null;
+                        /** @description The program's postal address, as lines, printed on self-billing invoices. */
+                        legalAddress: string | null;
+                        /**
+                         * @description A VAT id, its country prefix first (`DE123456789`).
+                         * @example DE123456789
+                         */
+                        vatId: string | null;
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z

@@ -104,6 +104,8 @@ const RULES: Record<string, AuthRule> = {
   'POST /payouts/settle': 'payouts:write',
   'GET /partners/:id/payout-method': { scope: 'partners:read', ...P },
   'PUT /partners/:id/payout-method': { scope: 'partners:write', ...P },
+  'GET /partners/:id/tax-profile': { scope: 'partners:read', ...P },
+  'PUT /partners/:id/tax-profile': { scope: 'partners:write', ...P },
   'POST /webhooks': 'admin',
   'GET /webhooks': 'webhooks:read',
   'GET /webhooks/:id': 'webhooks:read',
@@ -232,7 +234,9 @@ beforeAll(async () => {
   receiver = await startReceiver();
   svc = await startService({ ...LOCAL_RECEIVERS, ADMIN_EMAILS: ADMIN_EMAIL, STRIPE_WEBHOOK_SECRET: 'whsec_matrix', PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_matrix', LEMONSQUEEZY_WEBHOOK_SECRET: 'lsq_matrix',
     // the matrix sets the owner's payout method; without a hold the payout runs it makes still pay them
-    PAYOUT_METHOD_HOLD_HOURS: '0' });
+    PAYOUT_METHOD_HOLD_HOURS: '0',
+    // the tax-profile routes store forms: they need the key
+    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') });
   routes = createApp(svc.ctx).routes.map((r) => {
     const detail = (r.hooks as { detail?: Record<string, unknown> }).detail ?? {};
     const route = { method: r.method, path: r.path };
@@ -250,6 +254,7 @@ beforeAll(async () => {
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
   eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
+  await created(svc.api('PUT', `/v1/partners/${owner}/tax-profile`, { body: W9 }));
   endpointId = await newEndpoint();
   deliveryId = await newDelivery(endpointId);
   apiKeyId = (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'listed', scopes: ['partners:read'] } }))).id;
@@ -345,6 +350,12 @@ async function newResource(): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
+const W9 = {
+  form: 'w9', legalName: 'Owner', taxClassification: 'individual', tinType: 'ssn', tin: '123-45-6789',
+  address: { line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US' },
+  signature: { name: 'Owner', agreed: true },
+};
+
 /** Valid bodies, so that validation (which runs before the auth check) never answers first. */
 const BODIES: Record<string, () => unknown | Promise<unknown>> = {
   'POST /partners': () => ({ email: `new-${unique()}@example.com`, name: 'New', sendInvite: false }),
@@ -361,6 +372,7 @@ const BODIES: Record<string, () => unknown | Promise<unknown>> = {
   'POST /payouts/:id/mark-failed': () => ({ reason: 'bounced' }),
   'POST /payouts/settle': async () => ({ payouts: [{ id: await newPayout(), status: 'paid', reference: 'wire-2' }] }),
   'PUT /partners/:id/payout-method': () => ({ type: 'manual' }),
+  'PUT /partners/:id/tax-profile': () => W9,
   'POST /webhooks': () => ({ url: `${receiver.url}/hook`, events: ['*'] }),
   'PATCH /webhooks/:id': () => ({ label: 'renamed' }),
   'POST /campaigns': () => ({ name: 'New', destinationUrl: 'https://shop.example.com/', currency: 'USD' }),

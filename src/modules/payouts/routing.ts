@@ -14,13 +14,19 @@ type MethodRow = {
   ready: boolean | null;
   held_until: Date | null;
   billing_connect_account_id: string | null;
+  /** taxForms is `require` and the partner has no valid tax form on file (modules/tax). */
+  tax_form_missing: boolean;
 };
+
+/** What the run preview and the portal say about a payout held for want of a tax form. */
+export const TAX_FORM_HOLD = 'no valid tax form on file (taxForms is require): the partner must submit one on the portal\'s Tax form page';
 
 /** What the installation can pay through: Stripe Connect needs STRIPE_SECRET_KEY. */
 export type RailsOn = { stripe: boolean };
 
 export function routeOf(m: MethodRow, on: RailsOn, now: Date): Route {
   const partnerId = m.partner_id;
+  if (m.tax_form_missing) return { partnerId, held: TAX_FORM_HOLD, heldUntil: null };
   if (m.held_until && m.held_until > now) {
     const until = `${m.held_until.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
     return { partnerId, held: `payout method changed; held until ${until}`, heldUntil: m.held_until };
@@ -44,8 +50,11 @@ export function routeOf(m: MethodRow, on: RailsOn, now: Date): Route {
 /** The route of each of these partners, by partner id. */
 export async function routesOf(sql: Tx, partnerIds: string[], on: RailsOn): Promise<Map<string, Route>> {
   const rows = await sql<(MethodRow & { now: Date })[]>`
-    select p.id as partner_id, m.type, m.email, m.stripe_account_id, m.ready, m.held_until, p.billing_connect_account_id, now() as now
+    select p.id as partner_id, m.type, m.email, m.stripe_account_id, m.ready, m.held_until, p.billing_connect_account_id, now() as now,
+      (s.tax_forms = 'require' and not coalesce(tax_form_valid(t.form, t.signed_at), false)) as tax_form_missing
     from partners p left join payout_methods m on m.partner_id = p.id
+      left join tax_profiles t on t.partner_id = p.id
+      cross join settings s
     where p.id = any(${partnerIds}::text[])`;
   return new Map(rows.map((r) => [r.partner_id, routeOf(r, on, r.now)]));
 }

@@ -14,6 +14,14 @@ const LogoUrl = t.String({ maxLength: 2000, pattern: '^https://[^\\s]+$', descri
 const BrandColor = t.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'The accent colour, `#rrggbb` (stored in lower case).', examples: ['#0f766e'] });
 const SupportEmail = t.String({ format: 'email', maxLength: 254, description: 'Where partners write with questions; shown in every email.' });
 
+// Tax forms and self-billing invoices (docs/tax.md)
+const TaxForms = t.Union([t.Literal('off'), t.Literal('collect'), t.Literal('require')], {
+  description: 'off: no tax forms; collect: the portal asks partners for one; require: payouts of partners without a valid form are held. collect and require need ENCRYPTION_KEY.',
+});
+const LegalName = t.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: "The program's legal (company) name, printed on self-billing invoices." });
+const LegalAddress = t.String({ minLength: 1, maxLength: 1000, pattern: '\\S', description: "The program's postal address, as lines, printed on self-billing invoices." });
+export const VatId = t.String({ pattern: '^[A-Z]{2}[A-Za-z0-9+*.]{2,13}$', description: 'A VAT id, its country prefix first (`DE123456789`).', examples: ['DE123456789'] });
+
 export const UpdateSettingsBody = t.Object(
   {
     attributionModel: t.Optional(Model),
@@ -28,6 +36,10 @@ export const UpdateSettingsBody = t.Object(
       }),
     ),
     applicationQuestions: t.Optional(ApplicationQuestionsField),
+    taxForms: t.Optional(TaxForms),
+    legalName: t.Optional(t.Union([LegalName, t.Null()])),
+    legalAddress: t.Optional(t.Union([LegalAddress, t.Null()])),
+    vatId: t.Optional(t.Union([VatId, t.Null()])),
   },
   { additionalProperties: false },
 );
@@ -45,6 +57,10 @@ export const StoredSettings = t.Object({
   brandColor: t.Union([BrandColor, t.Null()]),
   supportEmail: t.Union([SupportEmail, t.Null()]),
   applicationQuestions: ApplicationQuestionsSchema,
+  taxForms: TaxForms,
+  legalName: t.Union([LegalName, t.Null()]),
+  legalAddress: t.Union([LegalAddress, t.Null()]),
+  vatId: t.Union([VatId, t.Null()]),
   updatedAt: Timestamp,
 });
 

@@ -8,7 +8,7 @@ import type { StoredSettings, UpdateSettingsBody } from './model';
 
 export type Settings = typeof StoredSettings.static;
 
-const COLUMNS = ['attribution_model', 'attribution_window_days', 'partner_signup', 'program_name', 'logo_url', 'brand_color', 'support_email', 'application_questions', 'updated_at'];
+const COLUMNS = ['attribution_model', 'attribution_window_days', 'partner_signup', 'program_name', 'logo_url', 'brand_color', 'support_email', 'application_questions', 'tax_forms', 'legal_name', 'legal_address', 'vat_id', 'updated_at'];
 export type AttributionModel = Settings['attributionModel'];
 
 type SettingsRow = {
@@ -20,6 +20,10 @@ type SettingsRow = {
   brand_color: string | null;
   support_email: string | null;
   application_questions: ApplicationQuestion[] | null;
+  tax_forms: Settings['taxForms'];
+  legal_name: string | null;
+  legal_address: string | null;
+  vat_id: string | null;
   updated_at: Date;
 };
 
@@ -33,6 +37,10 @@ function toSettings(row: SettingsRow): Settings {
     brandColor: row.brand_color,
     supportEmail: row.support_email,
     applicationQuestions: row.application_questions ?? DEFAULT_QUESTIONS,
+    taxForms: row.tax_forms,
+    legalName: row.legal_name,
+    legalAddress: row.legal_address,
+    vatId: row.vat_id,
     updatedAt: iso(row.updated_at)!,
   };
 }
@@ -50,8 +58,16 @@ export async function applicationQuestions(sql: Tx): Promise<ApplicationQuestion
   return row?.application_questions ?? DEFAULT_QUESTIONS;
 }
 
-export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promise<Settings> {
+/**
+ * Changes the settings given. `encryption`: whether ENCRYPTION_KEY is set; tax forms cannot be
+ * collected without it (their tax ids are sealed with it), so collect and require are refused.
+ */
+export async function updateSettings(sql: Tx, input: UpdateSettingsInput, env: { encryption: boolean }): Promise<Settings> {
   if (input.applicationQuestions !== undefined) throwFieldProblems(questionProblems(input.applicationQuestions));
+  if (input.taxForms !== undefined && input.taxForms !== 'off' && !env.encryption) {
+    throwFieldProblems([{ field: 'taxForms', message: `${input.taxForms} needs ENCRYPTION_KEY (base64 of 32 bytes) set in the service's environment: tax ids are encrypted with it` }]);
+  }
+  const text = (value: string | null | undefined, column: string) => (value === undefined ? sql(column) : value === null ? null : value.trim());
   const questions = input.applicationQuestions as ApplicationQuestion[] | null | undefined;
   const [row] = await sql<SettingsRow[]>`
     update settings set
@@ -63,6 +79,10 @@ export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promi
       brand_color = ${input.brandColor === undefined ? sql`brand_color` : (input.brandColor?.toLowerCase() ?? null)},
       support_email = ${input.supportEmail === undefined ? sql`support_email` : (input.supportEmail?.toLowerCase() ?? null)},
       application_questions = ${questions === undefined ? sql`application_questions` : questions === null ? null : sql.json(questions as unknown as JSONValue)},
+      tax_forms = ${input.taxForms ?? sql`tax_forms`},
+      legal_name = ${text(input.legalName, 'legal_name')},
+      legal_address = ${text(input.legalAddress, 'legal_address')},
+      vat_id = ${text(input.vatId, 'vat_id')},
       updated_at = now()
     returning ${sql(COLUMNS)}`;
   return toSettings(row!);

@@ -82,7 +82,7 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
             status: 400,
           });
         }
-        await updateSettings(ctx.sql, input as UpdateSettingsInput);
+        await updateSettings(ctx.sql, input as UpdateSettingsInput, { encryption: ctx.config.encryption !== null });
         return seeOther(`${PATH}?done=saved`);
       }),
     )
@@ -109,7 +109,7 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
             { status: 400 },
           );
         }
-        await updateSettings(ctx.sql, input as UpdateSettingsInput);
+        await updateSettings(ctx.sql, input as UpdateSettingsInput, { encryption: ctx.config.encryption !== null });
         return seeOther(`${PATH}?done=branding#branding`);
       }),
     );

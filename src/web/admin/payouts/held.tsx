@@ -44,7 +44,7 @@ export function HeldList(props: { held: Held; paying: boolean }) {
   return (
     <div id="run-held">
       <p class="hint" safe>
-        {`${plural(props.held.length, 'payout')} held by the partner's payout method, ${props.paying ? 'left for a later run' : 'waiting until the hold ends or the method is ready'}:`}
+        {`${plural(props.held.length, 'payout')} held (the partner's payout method, or a missing tax form), ${props.paying ? 'left for a later run' : 'waiting until the hold ends, the method is ready or the tax form is on file'}:`}
       </p>
       <ul>
         {props.held.map((h) => (
