@@ -91,6 +91,10 @@ const EnvSchema = T.Object({
   PAYPAL_WEBHOOK_ID: T.Optional(T.String({ minLength: 1 })),
   /** Hours a partner's payouts wait after their payout method changes (a stolen session must not redirect money silently). */
   PAYOUT_METHOD_HOLD_HOURS: Int(24, 0, 8760),
+  /** The largest upload of POST /v1/imports (all the export's files together), in MiB; larger is a 413. */
+  IMPORT_MAX_MB: Int(100, 1, 2048),
+  /** Comma-separated referral parameters the browser client reads on the landing page (old platforms' links: Rewardful, FirstPromoter, Tolt, PartnerStack). */
+  LEGACY_REF_PARAMS: T.String({ default: 'via,fpr,ref,ps_partner_key', pattern: '^[A-Za-z0-9_.,\\s-]*$' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -196,6 +200,8 @@ function toConfig(env: Env, adminEmails: string[]) {
     embedOrigins: embedOriginsOf(env.EMBED_ORIGINS),
     paypal: { clientId: env.PAYPAL_CLIENT_ID, clientSecret: env.PAYPAL_CLIENT_SECRET, apiUrl: env.PAYPAL_API_URL, webhookId: env.PAYPAL_WEBHOOK_ID },
     payoutMethodHoldHours: Number(env.PAYOUT_METHOD_HOLD_HOURS),
+    importMaxBytes: Number(env.IMPORT_MAX_MB) * 1024 * 1024,
+    legacyRefParams: env.LEGACY_REF_PARAMS.split(',').map((p) => p.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL,
   };
 }
