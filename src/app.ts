@@ -25,6 +25,7 @@ import { addCorsHeaders, clientAddress } from './modules/links/address';
 import { takeSignInNetwork } from './modules/auth/limit';
 import { redirectRoutes } from './routes/redirect';
 import { resourceRoutes } from './routes/resources';
+import { importRoutes } from './routes/imports';
 import { partnerRoutes, partnerTermsAndKeyRoutes } from './routes/partners';
 import { partnerStatusRoutes } from './routes/partner-status';
 import { payoutMethodRoutes } from './routes/payout-methods';
@@ -43,6 +44,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** A resource upload: a 10 MiB file and its multipart framing (the route refuses a file over 10 MiB). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 const UPLOAD_PATH = /^((\/v1)?\/resources|\/admin\/resources)\/?$/;
+/** An import's export files (POST /v1/imports, the admin imports page): up to IMPORT_MAX_MB. */
+const IMPORT_PATH = /^((\/v1)?\/imports|\/admin\/imports(\/[a-z]+)?)\/?$/;
 
 /** Request ids, kept beside the request so the error handler can log them. */
 const requestIds = new WeakMap<Request, string>();
@@ -73,6 +76,7 @@ export function createApp(ctx: AppContext) {
   const billing = billingRoutes(ctx).use(paypalWebhookRoutes(ctx));
   // resources take multipart uploads: outside the JSON-only parser
   const resources = resourceRoutes(ctx);
+  const imports = importRoutes(ctx);
   const session = new Elysia().onParse(parseJsonObject).use(sessionRoutes(ctx, magicLinkPages(ctx)));
   // every JSON route refuses fields its body schema does not declare (lib/strict-body.ts)
   const refuseUnknownFields = strictBodies([...api.routes, ...session.routes]);
@@ -101,7 +105,9 @@ export function createApp(ctx: AppContext) {
     .use(billing)
     .group('/v1', (v1) => v1.use(billing))
     .use(resources)
-    .group('/v1', (v1) => v1.use(resources));
+    .group('/v1', (v1) => v1.use(resources))
+    .use(imports)
+    .group('/v1', (v1) => v1.use(imports));
   self = app;
   return app;
 }
@@ -124,7 +130,7 @@ export function createFetch(ctx: AppContext, app: App) {
       if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) {
         await takeSignInNetwork(ctx.sql, clientAddress(request, ctx.config.trustProxy, ctx.http.server));
       }
-      response = await app.handle(await limitBody(request, bodyLimit(request)));
+      response = await app.handle(await limitBody(request, bodyLimit(request, ctx.config.importMaxBytes)));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       response = await errorAnswer(ctx, request, error.toBody(), error.status, error);
@@ -203,9 +209,12 @@ function routeTemplates(app: App): (method: string, path: string) => string {
     'unmatched';
 }
 
-/** The most a request may send: 1 MiB, or a resource upload's 10 MiB file. */
-function bodyLimit(request: Request): number {
-  return request.method === 'POST' && UPLOAD_PATH.test(new URL(request.url).pathname) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
+/** The most a request may send: 1 MiB, a resource upload's 10 MiB file, or an import's IMPORT_MAX_MB. */
+function bodyLimit(request: Request, importMax: number): number {
+  if (request.method !== 'POST') return MAX_BODY_BYTES;
+  const path = new URL(request.url).pathname;
+  if (IMPORT_PATH.test(path)) return importMax;
+  return UPLOAD_PATH.test(path) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
 }
 
 /**
@@ -236,7 +245,10 @@ async function limitBody(request: Request, limit: number): Promise<Request> {
 }
 
 const tooLarge = (limit: number) =>
-  new AppError('payload_too_large', limit === MAX_BODY_BYTES ? 'request body larger than 1 MiB' : 'request body larger than a 10 MiB file allows');
+  new AppError(
+    'payload_too_large',
+    limit === MAX_BODY_BYTES ? 'request body larger than 1 MiB' : limit === MAX_UPLOAD_BYTES ? 'request body larger than a 10 MiB file allows' : `upload larger than ${limit / 1024 / 1024} MiB (IMPORT_MAX_MB)`,
+  );
 
 function toErrorBody(error: unknown, code: string | number, method = 'POST'): ErrorBody {
   if (error instanceof AppError) return error.toBody();

@@ -98,6 +98,10 @@ const EnvSchema = T.Object({
   ENCRYPTION_KEY_PREVIOUS: T.String({ default: '' }),
   /** First part of self-billing invoice numbers (`PD-2026-000001`): letters, digits and dashes. */
   INVOICE_PREFIX: T.String({ default: 'PD', pattern: '^[A-Za-z0-9][A-Za-z0-9-]{0,19}$' }),
+  /** The largest upload of POST /v1/imports (all the export's files together), in MiB; larger is a 413. */
+  IMPORT_MAX_MB: Int(100, 1, 2048),
+  /** Comma-separated referral parameters the browser client reads on the landing page (old platforms' links: Rewardful, FirstPromoter, Tolt, PartnerStack). */
+  LEGACY_REF_PARAMS: T.String({ default: 'via,fpr,ref,ps_partner_key', pattern: '^[A-Za-z0-9_.,\\s-]*$' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -210,6 +214,8 @@ function toConfig(env: Env, adminEmails: string[]) {
     /** The keys that seal and open tax ids; null: ENCRYPTION_KEY is unset and tax forms cannot be collected. */
     encryption: env.ENCRYPTION_KEY ? keyringOf(env.ENCRYPTION_KEY, previousKeysOf(env.ENCRYPTION_KEY_PREVIOUS)) : null,
     invoicePrefix: env.INVOICE_PREFIX,
+    importMaxBytes: Number(env.IMPORT_MAX_MB) * 1024 * 1024,
+    legacyRefParams: env.LEGACY_REF_PARAMS.split(',').map((p) => p.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -72,8 +72,8 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
     // (other methods on /r/..., a trailing slash included) falls through to `fetch`
     routes: { '/r/:slug': { GET: shareLink, HEAD: shareLink } },
     fetch: createFetch(ctx, app),
-    // our own parser answers 413 at 1 MiB with a JSON error; this only stops absurd bodies early
-    maxRequestBodySize: 16 * MAX_BODY_BYTES,
+    // our own parser answers 413 at 1 MiB (an import's IMPORT_MAX_MB) with a JSON error; this only stops absurd bodies early
+    maxRequestBodySize: Math.max(16 * MAX_BODY_BYTES, 2 * ctx.config.importMaxBytes),
     error: (error) => {
       ctx.log.error('unhandled', { error });
       return Response.json({ code: 'internal', message: 'internal error' }, { status: 500 });

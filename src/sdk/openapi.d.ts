@@ -1186,6 +1186,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a program from Rewardful, FirstPromoter, Tolt or PartnerStack (dry run first)
+         * @description Multipart: `source`, `dryRun` ("true"/"false"), `campaignId`?, `invite`?, and the source's export files under their file names (docs/migrating.md). Answers the report: what was (or, on a dry run, would be) created per kind, rows an earlier import brought, and every problem row with file, line and reason. Running it again changes nothing; a later export adds only what is new. A missing file or column is a 400 naming it; a body over IMPORT_MAX_BYTES is a 413.
+         */
+        post: operations["postImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a program from Rewardful, FirstPromoter, Tolt or PartnerStack (dry run first)
+         * @description Multipart: `source`, `dryRun` ("true"/"false"), `campaignId`?, `invite`?, and the source's export files under their file names (docs/migrating.md). Answers the report: what was (or, on a dry run, would be) created per kind, rows an earlier import brought, and every problem row with file, line and reason. Running it again changes nothing; a later export adds only what is new. A missing file or column is a 400 naming it; a body over IMPORT_MAX_BYTES is a 413.
+         */
+        post: operations["postV1Imports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "attribution.created": {
@@ -14426,6 +14466,372 @@ export interface operations {
             };
             /** @description An error. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The platform the files were exported from. */
+                    source: "rewardful" | "firstpromoter" | "tolt" | "partnerstack";
+                    /** @description "true": check and count everything, write nothing. Default "false". */
+                    dryRun?: "true" | "false";
+                    /** @description The campaign the partners join; default: the only current campaign. */
+                    campaignId?: string;
+                    /** @description "true": new partners get the magic-link invite (pending until they accept); default: active, no email. */
+                    invite?: "true" | "false";
+                    /**
+                     * Format: binary
+                     * @description rewardful
+                     */
+                    "affiliates.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description firstpromoter
+                     */
+                    "promoters.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description tolt, partnerstack
+                     */
+                    "partners.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description rewardful, firstpromoter
+                     */
+                    "referrals.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description tolt, partnerstack
+                     */
+                    "customers.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description rewardful, firstpromoter, tolt
+                     */
+                    "commissions.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description partnerstack
+                     */
+                    "rewards.csv"?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True: nothing was written; the counts are what the import would create. */
+                        dryRun: boolean;
+                        counts: {
+                            /** @description Partners created (an email already here joins that partner, not counted). */
+                            partners: string | number;
+                            /** @description Share links made from the old referral tokens. */
+                            links: string | number;
+                            /** @description Customers attributed to their partner (sticky referrals). */
+                            customers: string | number;
+                            /** @description Commissions written, in their mapped state. */
+                            commissions: string | number;
+                            /** @description Paid payouts (provider "import") holding the paid history, one per partner and currency. */
+                            payouts: string | number;
+                        };
+                        /** @description Rows an earlier import of this source already brought: nothing written for them. */
+                        skipped: string | number;
+                        /** @description Every row not imported, with its file, line and why (at most 10,000 listed); the other rows were imported. */
+                        problems: {
+                            file: string;
+                            line: string | number;
+                            reason: string;
+                        }[];
+                        /** @description How many problem rows there were in all. */
+                        problemCount: string | number;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1Imports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The platform the files were exported from. */
+                    source: "rewardful" | "firstpromoter" | "tolt" | "partnerstack";
+                    /** @description "true": check and count everything, write nothing. Default "false". */
+                    dryRun?: "true" | "false";
+                    /** @description The campaign the partners join; default: the only current campaign. */
+                    campaignId?: string;
+                    /** @description "true": new partners get the magic-link invite (pending until they accept); default: active, no email. */
+                    invite?: "true" | "false";
+                    /**
+                     * Format: binary
+                     * @description rewardful
+                     */
+                    "affiliates.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description firstpromoter
+                     */
+                    "promoters.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description tolt, partnerstack
+                     */
+                    "partners.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description rewardful, firstpromoter
+                     */
+                    "referrals.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description tolt, partnerstack
+                     */
+                    "customers.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description rewardful, firstpromoter, tolt
+                     */
+                    "commissions.csv"?: string;
+                    /**
+                     * Format: binary
+                     * @description partnerstack
+                     */
+                    "rewards.csv"?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True: nothing was written; the counts are what the import would create. */
+                        dryRun: boolean;
+                        counts: {
+                            /** @description Partners created (an email already here joins that partner, not counted). */
+                            partners: string | number;
+                            /** @description Share links made from the old referral tokens. */
+                            links: string | number;
+                            /** @description Customers attributed to their partner (sticky referrals). */
+                            customers: string | number;
+                            /** @description Commissions written, in their mapped state. */
+                            commissions: string | number;
+                            /** @description Paid payouts (provider "import") holding the paid history, one per partner and currency. */
+                            payouts: string | number;
+                        };
+                        /** @description Rows an earlier import of this source already brought: nothing written for them. */
+                        skipped: string | number;
+                        /** @description Every row not imported, with its file, line and why (at most 10,000 listed); the other rows were imported. */
+                        problems: {
+                            file: string;
+                            line: string | number;
+                            reason: string;
+                        }[];
+                        /** @description How many problem rows there were in all. */
+                        problemCount: string | number;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -143,6 +143,8 @@ const RULES: Record<string, AuthRule> = {
   'GET /resources': { scope: 'campaigns:read', ...P },
   'GET /resources/:id/file': { scope: 'campaigns:read', ...P },
   'DELETE /resources/:id': 'campaigns:write',
+  // moving a whole program in: the admin alone
+  'POST /imports': 'admin',
   // the operator's backend mints embedded pages; a partner may not, not even its own
   'POST /embed-tokens': 'partners:write',
 };
@@ -387,6 +389,17 @@ const BODIES: Record<string, () => unknown | Promise<unknown>> = {
   'POST /clicks': () => ({ slug }),
   'POST /identify': () => ({ userId: `user-${unique()}`, clickIds: [] }),
   'POST /resources': () => ({ kind: 'text', title: 'Copy', body: 'Try it: {{link}}', campaignId }),
+  // multipart: a dry run of a one-partner Rewardful export
+  'POST /imports': () => {
+    const form = new FormData();
+    form.set('source', 'rewardful');
+    form.set('dryRun', 'true');
+    form.set('campaignId', campaignId);
+    form.set('affiliates.csv', new Blob(['id,email\naff_1,matrix@example.com\n']), 'affiliates.csv');
+    form.set('referrals.csv', new Blob(['id,affiliate_id,stripe_customer_id\n']), 'referrals.csv');
+    form.set('commissions.csv', new Blob(['id,affiliate_id,referral_id,amount_cents,currency,state\n']), 'commissions.csv');
+    return form;
+  },
   'POST /embed-tokens': () => ({ partnerId: owner }),
 };
 
@@ -504,6 +517,13 @@ function matches(outcome: Outcome, res: ApiResponse, method: string): boolean {
 
 const described = (res: ApiResponse) => `${res.status} ${typeof res.body === 'string' ? res.body.slice(0, 80) : JSON.stringify(res.body)?.slice(0, 160)}`;
 
+/** A multipart call (an upload route), answered like svc.api's. */
+async function sendForm(method: string, path: string, headers: Record<string, string>, form: FormData): Promise<ApiResponse> {
+  const res = await fetch(svc.url + path, { method, headers, body: form, redirect: 'manual' });
+  const text = await res.text();
+  return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text, headers: res.headers };
+}
+
 /** Calls `route` as every caller; answers the mismatches. */
 async function checkRoute(route: Route): Promise<{ problems: string[]; calls: number }> {
   const problems: string[] = [];
@@ -515,7 +535,7 @@ async function checkRoute(route: Route): Promise<{ problems: string[]; calls: nu
       let call: Call | undefined;
       try {
         call = await callOf(route);
-        const send = () => svc.api(route.method, call!.path, { key: null, headers, body: call!.body });
+        const send = () => (call!.body instanceof FormData ? sendForm(route.method, call!.path, headers, call!.body) : svc.api(route.method, call!.path, { key: null, headers, body: call!.body }));
         const res = await (/\/payouts\/run$/.test(route.path) ? oneRunAtATime(send) : send());
         calls++;
         const outcome = caller.expect(route, call);

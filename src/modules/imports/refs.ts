@@ -1,0 +1,29 @@
+// The idempotency of imports: (source, kind, source id) -> our id (migration 0047). An object with a
+// row here was imported before and is never written again.
+import type { Tx } from '../../db';
+import type { ImportSource } from './rows';
+
+export type RefKind = 'partner' | 'link' | 'customer' | 'commission';
+
+/** Every earlier import of `kind` from `source`: its source id -> our id. */
+export async function loadRefs(sql: Tx, source: ImportSource, kind: RefKind): Promise<Map<string, string>> {
+  const rows = await sql<{ source_id: string; target_id: string }[]>`
+    select source_id, target_id from import_refs where source = ${source} and kind = ${kind}`;
+  return new Map(rows.map((r) => [r.source_id, r.target_id]));
+}
+
+/** Which of `ids` were imported before. */
+export async function refsAmong(sql: Tx, source: ImportSource, kind: RefKind, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql<{ source_id: string }[]>`
+    select source_id from import_refs where source = ${source} and kind = ${kind} and source_id = any(${ids}::text[])`;
+  return new Set(rows.map((r) => r.source_id));
+}
+
+export async function saveRefs(sql: Tx, source: ImportSource, kind: RefKind, pairs: [sourceId: string, targetId: string][]): Promise<void> {
+  if (pairs.length === 0) return;
+  await sql`
+    insert into import_refs (source, kind, source_id, target_id)
+    select ${source}, ${kind}, s, t from unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]) as r(s, t)
+    on conflict do nothing`;
+}

@@ -1,0 +1,103 @@
+// Moving a program in from another platform (DESIGN.md "Moving in from another platform"): the
+// source's export files are read as streams (parse), each row checked (validate) and turned into
+// ours (map), and written a batch at a time (write), all in ONE transaction: an import lands whole
+// or not at all, and a dry run is the same import rolled back, so it reports exactly what the real
+// one would. The route (POST /v1/imports), the command (scripts/import.ts) and the admin page all
+// come through here.
+import type { AppContext } from '../context';
+import type { Transaction } from '../db';
+import { AppError } from '../lib/errors';
+import { issueMagicLink } from '../modules/auth/magic';
+import { importCampaign } from '../modules/imports/campaign';
+import { CsvFileError, readCsv } from '../modules/imports/csv';
+import { loadRefs } from '../modules/imports/refs';
+import { ImportReport } from '../modules/imports/report';
+import { RowProblem, type ImportSource } from '../modules/imports/rows';
+import { filesOf, SOURCES, type FileSpec } from '../modules/imports/sources';
+import { writeCommissions, writePaidPayouts } from '../modules/imports/write-commissions';
+import { writeCustomers } from '../modules/imports/write-customers';
+import { writePartners, type ImportTarget, type Lined } from '../modules/imports/write-partners';
+import { sendInvite, type IssuedInvite } from './invite-partner';
+
+/** An export's files by name (null: not given); each is read once, as a stream. */
+export type ImportFiles = (name: string) => ReadableStream<Uint8Array> | null;
+
+export type ImportRequest = { source: ImportSource; files: ImportFiles; campaignId?: string; dryRun: boolean; invite: boolean };
+
+export type ImportAnswer = ReturnType<ImportReport['toJSON']>;
+
+/** Rows written together: big enough to share statements, small enough to keep memory flat. */
+const BATCH = 2000;
+
+class RolledBack extends Error {}
+
+export async function importProgram(ctx: AppContext, request: ImportRequest): Promise<ImportAnswer> {
+  const spec = SOURCES[request.source];
+  const streams = filesOf(request.source).map((name) => ({ name, stream: request.files(name) }));
+  const missing = streams.filter((s) => s.stream === null).map((s) => s.name);
+  if (missing.length > 0) {
+    throw new AppError(
+      'invalid_body',
+      `missing file${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (a ${request.source} import reads ${filesOf(request.source).join(', ')})`,
+      missing.map((name) => ({ field: name, message: 'missing: the export file of this name is required' })),
+    );
+  }
+  const [partnersFile, customersFile, commissionsFile] = streams.map((s) => s.stream!) as [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>, ReadableStream<Uint8Array>];
+  const report = new ImportReport();
+  let invites: IssuedInvite[] = [];
+  try {
+    invites = await ctx.sql.begin(async (tx) => {
+      // two imports of one source wait for each other (their idempotency reads must see each other)
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:import:${request.source}`}, 0))`;
+      const campaignId = await importCampaign(tx, request.campaignId);
+      const base = { source: request.source, campaignId, invite: request.invite, report };
+      const files = { partnersFile: spec.partners.file, customersFile: spec.customers.file };
+      const [partners, customers] = await Promise.all([loadRefs(tx, request.source, 'partner'), loadRefs(tx, request.source, 'customer')]);
+      const created: { id: string; email: string; name: string }[] = [];
+      const partnerTarget: ImportTarget = { ...base, file: spec.partners.file };
+      await eachBatch(report, spec.partners, partnersFile, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
+      const customerTarget = { ...base, ...files, file: spec.customers.file };
+      await eachBatch(report, spec.customers, customersFile, (batch) => writeCustomers(tx, customerTarget, batch, partners, customers));
+      const commissionTarget = { ...base, ...files, file: spec.commissions.file };
+      await eachBatch(report, spec.commissions, commissionsFile, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
+      await writePaidPayouts(tx, commissionTarget);
+      if (request.dryRun) throw new RolledBack();
+      return request.invite ? await issueInvites(tx, created) : [];
+    });
+  } catch (error) {
+    if (error instanceof CsvFileError) {
+      throw new AppError('invalid_body', `${error.file}${error.line > 1 ? ` line ${error.line}` : ''}: ${error.message}`, [{ field: error.file, message: error.message }]);
+    }
+    if (!(error instanceof RolledBack)) throw error;
+  }
+  for (const invite of invites) await sendInvite(ctx, invite);
+  return report.toJSON(request.dryRun);
+}
+
+/** Reads `stream` as `spec`'s file, a row a time: a bad row is reported and skipped, the rest written `BATCH` rows at a time. */
+async function eachBatch<T>(report: ImportReport, spec: FileSpec<T>, stream: ReadableStream<Uint8Array>, write: (batch: Lined<T>[]) => Promise<void>) {
+  let batch: Lined<T>[] = [];
+  for await (const { line, cells } of readCsv(spec.file, stream, spec.required)) {
+    try {
+      batch.push({ line, row: spec.read(cells) });
+    } catch (error) {
+      if (!(error instanceof RowProblem)) throw error;
+      report.problem(spec.file, line, error.message);
+      continue;
+    }
+    if (batch.length >= BATCH) {
+      await write(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await write(batch);
+}
+
+async function issueInvites(tx: Transaction, created: { id: string; email: string; name: string }[]): Promise<IssuedInvite[]> {
+  const invites: IssuedInvite[] = [];
+  for (const partner of created) {
+    const { token } = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: partner.id });
+    invites.push({ email: partner.email, name: partner.name, token });
+  }
+  return invites;
+}
