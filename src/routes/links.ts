@@ -64,6 +64,7 @@ export function linkRoutes(ctx: AppContext) {
           ip,
           userAgent: body.userAgent ?? request.headers.get('user-agent'),
           referrer: body.referrer ?? request.headers.get('referer'),
+          sub: body.sub ?? null,
         });
         set.status = 201;
         return { clickId, destinationUrl: rt.location(target, clickId) };

@@ -8,6 +8,7 @@ import { clientAddress } from '../modules/links/address';
 import type { LinkTarget } from '../modules/links/cache';
 import { page } from '../modules/links/page';
 import { SLUG_PATTERN } from '../modules/links/service';
+import { subOf } from '../modules/links/traffic';
 
 const CLIENT_JS = readFileSync(join(import.meta.dir, '../modules/links/client.js'), 'utf8');
 const CLIENT_ETAG = `"${Bun.hash(CLIENT_JS).toString(36)}"`;
@@ -42,8 +43,9 @@ export function shareLinkHandler(ctx: AppContext) {
 
   const answer = (request: Request, target: LinkTarget | null, via: ShareLinkVia | undefined): Response | Promise<Response> => {
     if (!target) return notFoundPage(idHeader(via));
+    const query = incomingQuery(request.url);
     const redirect = (clickId: string | null) => {
-      const location = runtime.location(target, clickId, incomingQuery(request.url));
+      const location = runtime.location(target, clickId, query);
       // the headers in one literal: setting one more after the Response exists costs a lookup
       const headers: Record<string, string> = via
         ? { location, 'cache-control': 'private, no-store', 'x-request-id': via.requestId }
@@ -54,6 +56,8 @@ export function shareLinkHandler(ctx: AppContext) {
       ip: clientAddress(request, trustProxy, via ? via.server : ctx.http.server),
       userAgent: request.headers.get('user-agent'),
       referrer: request.headers.get('referer'),
+      // a malformed sub-ID is left off the click; the visitor goes on all the same
+      sub: subOf(query),
     });
     return clickId instanceof Promise ? clickId.then(redirect) : redirect(clickId);
   };

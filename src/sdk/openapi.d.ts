@@ -12940,8 +12940,10 @@ export interface operations {
                     userAgent?: string;
                     /** @description The visitor's; defaults to this request's Referer. */
                     referrer?: string;
-                    /** @description The visitor's IPv4 or IPv6 address (stored only hashed); secret keys only. Defaults to this request's (or the trusted proxy's X-Forwarded-For entry); a publishable key may not set it. */
+                    /** @description The visitor's IPv4 or IPv6 address (stored only hashed, and as its country); secret keys only. Defaults to this request's (or the trusted proxy's X-Forwarded-For entry); a publishable key may not set it. */
                     ip?: string;
+                    /** @description The partner's sub-ID (the share link's `?sub=`): 1-64 letters, digits, _ - . or ~, reported as a breakdown of the partner's channels. */
+                    sub?: string;
                 };
             };
         };

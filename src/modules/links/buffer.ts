@@ -7,6 +7,7 @@
 import type { Sql } from '../../db';
 import { isDataException } from '../../lib/errors';
 import type { Logger } from '../../lib/log';
+import type { ClickTraffic } from './traffic';
 
 export type ClickRow = {
   id: string;
@@ -20,7 +21,7 @@ export type ClickRow = {
   uncredited_reason: string | null;
   /** When the click was made, epoch milliseconds: how long it has waited (the stored created_at is the time in its id). */
   created_at: number;
-};
+} & Partial<ClickTraffic>;
 
 /** How long a click may wait in memory before its batch is written. */
 export const FLUSH_MS = 100;
@@ -220,10 +221,13 @@ export class ClickBuffer {
   private async insertRows(rows: ClickRow[]) {
     const json = JSON.stringify(rows);
     await this.sql`
-      insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason)
-      select id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason
+      insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason,
+        sub_id, country, device, browser, referrer_domain)
+      select id, link_id, partner_id, campaign_id, ip_hash, user_agent, referrer, uncredited_reason,
+        sub_id, country, device, browser, referrer_domain
       from json_to_recordset(${json}::text::json) as r(
-        id text, link_id text, partner_id text, campaign_id text, ip_hash text, user_agent text, referrer text, uncredited_reason text)
+        id text, link_id text, partner_id text, campaign_id text, ip_hash text, user_agent text, referrer text, uncredited_reason text,
+        sub_id text, country text, device text, browser text, referrer_domain text)
       on conflict (id) do nothing`;
   }
 

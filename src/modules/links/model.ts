@@ -28,7 +28,13 @@ export const RecordClickBody = t.Object({
   slug: t.String({ minLength: 1, maxLength: 200 }),
   userAgent: t.Optional(t.String({ maxLength: 2048, description: "The visitor's; defaults to this request's." })),
   referrer: t.Optional(t.String({ maxLength: 2048, description: "The visitor's; defaults to this request's Referer." })),
-  ip: t.Optional(t.String({ maxLength: 100, description: "The visitor's IPv4 or IPv6 address (stored only hashed); secret keys only. Defaults to this request's (or the trusted proxy's X-Forwarded-For entry); a publishable key may not set it." })),
+  ip: t.Optional(t.String({ maxLength: 100, description: "The visitor's IPv4 or IPv6 address (stored only hashed, and as its country); secret keys only. Defaults to this request's (or the trusted proxy's X-Forwarded-For entry); a publishable key may not set it." })),
+  sub: t.Optional(
+    t.String({
+      pattern: '^[A-Za-z0-9_.~-]{1,64}$',
+      description: "The partner's sub-ID (the share link's `?sub=`): 1-64 letters, digits, _ - . or ~, reported as a breakdown of the partner's channels.",
+    }),
+  ),
 });
 
 export const IdentifyBody = t.Object({

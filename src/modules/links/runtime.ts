@@ -13,6 +13,7 @@ import { FloodCounter, networkHash, uncreditedReason } from '../fraud/signals';
 import { ClickBuffer } from './buffer';
 import { LinkCache, withQuery, type LinkTarget } from './cache';
 import { loadClickSalt, loadLinkTarget } from './service';
+import { createTrafficClassifier, referrerDomain, type TrafficClassifier } from './traffic';
 
 /** Channel the 0005 triggers notify on: `link:<slug>`, `partner:<id>`, `campaign:<id>`. */
 export const CACHE_CHANNEL = 'partnerd_link_cache';
@@ -30,7 +31,8 @@ const CLICK_WAIT_MS = 2_000;
 const FIRST_LOOK_MS = 2;
 const MAX_LOOK_MS = 100;
 
-export type ClickMeta = { ip: string | null; userAgent: string | null; referrer: string | null };
+/** What the redirect (or POST /v1/clicks) knows of a click; `sub` is already checked (traffic.ts SUB_PATTERN). */
+export type ClickMeta = { ip: string | null; userAgent: string | null; referrer: string | null; sub?: string | null };
 
 export type LinkRuntime = {
   cache: LinkCache;
@@ -56,7 +58,7 @@ export type LinkRuntime = {
   stop(): Promise<void>;
 };
 
-export type LinkRuntimeDeps = { sql: Sql; log: Logger; metrics: Metrics; fraudClicksPerIpHour: number };
+export type LinkRuntimeDeps = { sql: Sql; log: Logger; metrics: Metrics; fraudClicksPerIpHour: number; traffic?: TrafficClassifier };
 
 const MAX_TEXT = 1024;
 
@@ -71,6 +73,7 @@ export function createLinkRuntime(deps: LinkRuntimeDeps): LinkRuntime {
   metrics.gauge('partnerd_click_buffer_size', () => clicks.size);
   // counted here, not in the database: the redirect makes no round trip for it (signals.ts)
   const flood = new FloodCounter(deps.fraudClicksPerIpHour);
+  const traffic = deps.traffic ?? createTrafficClassifier();
 
   let salt: string | null = null;
   let saltLoading: Promise<string> | null = null;
@@ -80,6 +83,7 @@ export function createLinkRuntime(deps: LinkRuntimeDeps): LinkRuntime {
   const make = (target: LinkTarget, meta: ClickMeta, s: string): string => {
     const id = newId('click');
     const userAgent = meta.userAgent ? meta.userAgent.slice(0, MAX_TEXT) : null;
+    const { device, browser } = traffic.agent(userAgent);
     clicks.add({
       id,
       link_id: target.linkId,
@@ -90,6 +94,11 @@ export function createLinkRuntime(deps: LinkRuntimeDeps): LinkRuntime {
       referrer: meta.referrer ? meta.referrer.slice(0, MAX_TEXT) : null,
       uncredited_reason: uncreditedReason(flood, { linkId: target.linkId, ip: meta.ip, userAgent }),
       created_at: Date.now(),
+      sub_id: meta.sub ?? null,
+      country: traffic.country(meta.ip),
+      device,
+      browser,
+      referrer_domain: referrerDomain(meta.referrer),
     });
     return id;
   };
