@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
 import { runPayoutJob } from './payouts';
 import { PAYOUT_RAILS_CRON, runPayoutRailsJob } from './payout-rails';
+import { ROLLUP_FOLD_CRON, runRollupFoldJob } from './rollups';
 import { runStatementJob } from './statements';
 
 export type Scheduler = { stop(): Promise<void> };
@@ -25,6 +26,7 @@ export function startScheduler(ctx: AppContext): Scheduler {
     job('approval', ctx.config.approvalCron, runApprovalJob),
     job('payouts', ctx.config.payoutCron, runPayoutJob),
     job('statements', ctx.config.statementCron, (c) => runStatementJob(c)),
+    job('rollups', ROLLUP_FOLD_CRON, runRollupFoldJob),
     job('payout-rails', PAYOUT_RAILS_CRON, runPayoutRailsJob),
   ];
   // payouts a crash left pending for a rail are handed over again at once
