@@ -1,6 +1,7 @@
 // Program-wide settings: the one row of the settings table.
 import type { JSONValue } from 'postgres';
-import type { Tx } from '../../db';
+import { inTransaction, type Tx } from '../../db';
+import { changesOf, record } from '../audit/service';
 import { throwFieldProblems } from '../../lib/errors';
 import { DEFAULT_QUESTIONS, questionProblems, type ApplicationQuestion } from '../../lib/questions';
 import { iso } from '../../lib/time';
@@ -50,10 +51,12 @@ export async function applicationQuestions(sql: Tx): Promise<ApplicationQuestion
   return row?.application_questions ?? DEFAULT_QUESTIONS;
 }
 
-export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promise<Settings> {
+export async function updateSettings(db: Tx, input: UpdateSettingsInput): Promise<Settings> {
   if (input.applicationQuestions !== undefined) throwFieldProblems(questionProblems(input.applicationQuestions));
   const questions = input.applicationQuestions as ApplicationQuestion[] | null | undefined;
-  const [row] = await sql<SettingsRow[]>`
+  return inTransaction(db, async (sql) => {
+    const before = await getSettingsForUpdate(sql);
+    const [row] = await sql<SettingsRow[]>`
     update settings set
       attribution_model = ${input.attributionModel ?? sql`attribution_model`},
       attribution_window_days = ${input.attributionWindowDays ?? sql`attribution_window_days`},
@@ -65,5 +68,15 @@ export async function updateSettings(sql: Tx, input: UpdateSettingsInput): Promi
       application_questions = ${questions === undefined ? sql`application_questions` : questions === null ? null : sql.json(questions as unknown as JSONValue)},
       updated_at = now()
     returning ${sql(COLUMNS)}`;
+    const after = toSettings(row!);
+    const { updatedAt: _was, ...was } = before;
+    const { updatedAt: _now, ...now } = after;
+    await record(sql, { action: 'settings.updated', target: { type: 'settings', id: 'settings' }, changes: changesOf(was, now), skipIfUnchanged: true });
+    return after;
+  });
+}
+
+async function getSettingsForUpdate(sql: Tx): Promise<Settings> {
+  const [row] = await sql<SettingsRow[]>`select ${sql(COLUMNS)} from settings for update`;
   return toSettings(row!);
 }
