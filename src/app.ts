@@ -3,6 +3,7 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import { Memoirist } from 'memoirist';
 import type { AppContext } from './context';
+import { withRequestContext } from './lib/audit-context';
 import { AppError, dataExceptionError, RateLimited, ERROR_STATUS, fieldProblems, allowedValues, invalidFields, isDataException, type ErrorBody, type ValueErrorLike } from './lib/errors';
 import { jsonNull } from './lib/http';
 import { newId } from './lib/ids';
@@ -126,11 +127,12 @@ export function createFetch(ctx: AppContext, app: App) {
     const requestId = requestIdOf(request);
     requestIds.set(request, requestId);
     let response: Response;
+    const ip = clientAddress(request, ctx.config.trustProxy, ctx.http.server);
     try {
-      if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) {
-        await takeSignInNetwork(ctx.sql, clientAddress(request, ctx.config.trustProxy, ctx.http.server));
-      }
-      response = await app.handle(await limitBody(request, bodyLimit(request, ctx.config.importMaxBytes)));
+      if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) await takeSignInNetwork(ctx.sql, ip);
+      // who made a change, from where: read by the audit log (lib/audit-context.ts)
+      const context = { ip, userAgent: request.headers.get('user-agent'), requestId };
+      response = await withRequestContext(context, async () => app.handle(await limitBody(request, bodyLimit(request, ctx.config.importMaxBytes))));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       response = await errorAnswer(ctx, request, error.toBody(), error.status, error);

@@ -36,3 +36,12 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
     },
   };
 }
+
+/**
+ * Runs `work` in a transaction: the caller's when it passes one, else a new one. A change and its
+ * audit entry (modules/audit) commit together either way.
+ */
+export function inTransaction<T>(sql: Tx, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  if ('begin' in sql && typeof sql.begin === 'function') return (sql as Sql).begin((tx) => work(tx)) as Promise<T>;
+  return work(sql as Transaction);
+}

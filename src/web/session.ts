@@ -2,6 +2,7 @@
 import { loadBrand } from '../mail/brand';
 import { pageBrand, type PageBrand } from './brand';
 import type { AppContext } from '../context';
+import { setActor } from '../lib/audit-context';
 import { readCookie } from '../modules/auth/plugin';
 import { principalForSession, revokedSessionReason, SESSION_COOKIE } from '../modules/auth/sessions';
 import { findPartner, type Partner } from '../modules/partners/service';
@@ -24,6 +25,7 @@ export async function guardPartner(ctx: AppContext, request: Request): Promise<P
   if (!token || token.length > 256) return { kind: 'signed-out' };
   const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
   if (principal?.kind === 'partner') {
+    setActor({ type: 'partner', id: principal.partnerId });
     const partner = await findPartner(ctx.sql, principal.partnerId);
     if (partner) {
       const brand = pageBrand(await loadBrand(ctx.sql, ctx.config.baseUrl));
@@ -51,6 +53,7 @@ export async function guardAdmin(ctx: AppContext, request: Request): Promise<Adm
   if (!token || token.length > 256) return { kind: 'signed-out' };
   const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
   if (principal?.kind === 'admin' && principal.email && ctx.config.adminEmails.includes(principal.email)) {
+    setActor({ type: 'admin', id: principal.email, email: principal.email });
     return { kind: 'admin', page: { email: principal.email, csrf: csrfToken(token), sessionToken: token, waiting: await waitingCounts(ctx.sql) } };
   }
   if (principal?.kind === 'partner') return { kind: 'partner' };

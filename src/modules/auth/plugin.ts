@@ -2,6 +2,7 @@
 // (admin, scoped, partner or publishable key, or a session cookie) and checks the rule.
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../context';
+import { setActor, type Actor } from '../../lib/audit-context';
 import { AppError } from '../../lib/errors';
 import { principalForKey } from './keys';
 import type { Principal, Scope } from './scopes';
@@ -21,6 +22,7 @@ export function authPlugin(ctx: AppContext) {
     detail: { security: securityOf(rule), 'x-auth': rule },
     async resolve({ request }) {
       const principal = await authenticate(ctx, request);
+      setActor(actorOfPrincipal(principal));
       authorize(principal, rule);
       return { principal };
     },
@@ -46,6 +48,13 @@ export async function authenticate(ctx: AppContext, request: Request): Promise<P
     }
   }
   throw new AppError('unauthorized', 'missing credentials: send "Authorization: Bearer <API key>"');
+}
+
+/** The audit log's actor for a caller: an admin's session by email, any key by its id, a partner's session by partner. */
+export function actorOfPrincipal(principal: Principal): Actor {
+  if (principal.kind === 'admin' && !principal.keyId && principal.email) return { type: 'admin', id: principal.email, email: principal.email };
+  if (principal.kind === 'partner' && !principal.keyId) return { type: 'partner', id: principal.partnerId };
+  return { type: 'key', id: principal.keyId ?? 'admin-key' };
 }
 
 const ruleParts = (rule: AuthRule) => ({ partner: false, publishable: false, ...(typeof rule === 'string' ? { scope: rule } : rule) });

@@ -1,6 +1,7 @@
 // Program-wide settings: the one row of the settings table.
 import type { JSONValue } from 'postgres';
-import type { Tx } from '../../db';
+import { inTransaction, type Tx } from '../../db';
+import { changesOf, record } from '../audit/service';
 import { throwFieldProblems } from '../../lib/errors';
 import { DEFAULT_QUESTIONS, questionProblems, type ApplicationQuestion } from '../../lib/questions';
 import { iso } from '../../lib/time';
@@ -62,14 +63,16 @@ export async function applicationQuestions(sql: Tx): Promise<ApplicationQuestion
  * Changes the settings given. `encryption`: whether ENCRYPTION_KEY is set; tax forms cannot be
  * collected without it (their tax ids are sealed with it), so collect and require are refused.
  */
-export async function updateSettings(sql: Tx, input: UpdateSettingsInput, env: { encryption: boolean }): Promise<Settings> {
+export async function updateSettings(db: Tx, input: UpdateSettingsInput, env: { encryption: boolean }): Promise<Settings> {
   if (input.applicationQuestions !== undefined) throwFieldProblems(questionProblems(input.applicationQuestions));
   if (input.taxForms !== undefined && input.taxForms !== 'off' && !env.encryption) {
     throwFieldProblems([{ field: 'taxForms', message: `${input.taxForms} needs ENCRYPTION_KEY (base64 of 32 bytes) set in the service's environment: tax ids are encrypted with it` }]);
   }
-  const text = (value: string | null | undefined, column: string) => (value === undefined ? sql(column) : value === null ? null : value.trim());
   const questions = input.applicationQuestions as ApplicationQuestion[] | null | undefined;
-  const [row] = await sql<SettingsRow[]>`
+  return inTransaction(db, async (sql) => {
+    const before = await getSettingsForUpdate(sql);
+    const text = (value: string | null | undefined, column: string) => (value === undefined ? sql(column) : value === null ? null : value.trim());
+    const [row] = await sql<SettingsRow[]>`
     update settings set
       attribution_model = ${input.attributionModel ?? sql`attribution_model`},
       attribution_window_days = ${input.attributionWindowDays ?? sql`attribution_window_days`},
@@ -85,5 +88,15 @@ export async function updateSettings(sql: Tx, input: UpdateSettingsInput, env: {
       vat_id = ${text(input.vatId, 'vat_id')},
       updated_at = now()
     returning ${sql(COLUMNS)}`;
+    const after = toSettings(row!);
+    const { updatedAt: _was, ...was } = before;
+    const { updatedAt: _now, ...now } = after;
+    await record(sql, { action: 'settings.updated', target: { type: 'settings', id: 'settings' }, changes: changesOf(was, now), skipIfUnchanged: true });
+    return after;
+  });
+}
+
+async function getSettingsForUpdate(sql: Tx): Promise<Settings> {
+  const [row] = await sql<SettingsRow[]>`select ${sql(COLUMNS)} from settings for update`;
   return toSettings(row!);
 }
