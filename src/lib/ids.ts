@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   email: 'eml',
   group: 'grp',
   resource: 'rsc',
+  teamMember: 'mbr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -143,6 +143,11 @@ const RULES: Record<string, AuthRule> = {
   'DELETE /resources/:id': 'campaigns:write',
   // the operator's backend mints embedded pages; a partner may not, not even its own
   'POST /embed-tokens': 'partners:write',
+  // the team: the admin key or an owner's session (the role table narrows 'admin' to owners)
+  'GET /team': 'admin',
+  'POST /team': 'admin',
+  'PATCH /team/:id': 'admin',
+  'DELETE /team/:id': 'admin',
 };
 
 /** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */
@@ -330,6 +335,7 @@ function fresh(route: string): Fixtures {
     webhooks: () => (endpoint ??= newEndpoint()),
     deliveries: async () => newDelivery(await (endpoint ??= newEndpoint())),
     'api-keys': async () => (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'to revoke', scopes: ['partners:read'] } }))).id,
+    team: async () => (await created(svc.api('POST', '/v1/team', { body: { email: `member-${unique()}@operator.example`, role: 'viewer' } }))).id,
   };
 }
 
@@ -376,6 +382,8 @@ const BODIES: Record<string, () => unknown | Promise<unknown>> = {
   'POST /identify': () => ({ userId: `user-${unique()}`, clickIds: [] }),
   'POST /resources': () => ({ kind: 'text', title: 'Copy', body: 'Try it: {{link}}', campaignId }),
   'POST /embed-tokens': () => ({ partnerId: owner }),
+  'POST /team': () => ({ email: `invited-${unique()}@operator.example`, role: 'support' }),
+  'PATCH /team/:id': () => ({ role: 'finance' }),
 };
 
 /** Filters naming the owner: partner routes must refuse them to any other partner. */
