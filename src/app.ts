@@ -35,6 +35,7 @@ import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
 import { taxProfileRoutes } from './routes/tax-profile';
 import { systemRoutes } from './routes/system';
+import { teamRoutes } from './routes/team';
 import { openApiRoutes } from './routes/openapi';
 import { webhookRoutes } from './routes/webhooks';
 import { webRoutes } from './web';
@@ -73,7 +74,8 @@ export function createApp(ctx: AppContext) {
     .use(settingsRoutes(ctx))
     .use(linkRoutes(ctx))
     .use(linkQrRoutes(ctx))
-    .use(embedTokenRoutes(ctx));
+    .use(embedTokenRoutes(ctx))
+    .use(teamRoutes(ctx));
   const billing = billingRoutes(ctx).use(paypalWebhookRoutes(ctx));
   // resources take multipart uploads: outside the JSON-only parser
   const resources = resourceRoutes(ctx);

@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   group: 'grp',
   resource: 'rsc',
   audit: 'aud',
+  teamMember: 'mbr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -8,6 +8,7 @@ import { principalForSession, revokedSessionReason, SESSION_COOKIE } from '../mo
 import { findPartner, type Partner } from '../modules/partners/service';
 import { waitingCounts, type Waiting } from '../modules/reports/overview';
 import { csrfToken } from './csrf';
+import type { Role } from '../modules/auth/roles';
 
 export type PartnerPage = { partner: Partner; csrf: string; sessionToken: string; brand: PageBrand };
 
@@ -40,21 +41,21 @@ export async function guardPartner(ctx: AppContext, request: Request): Promise<P
 }
 
 /** A signed-in admin's page; `waiting` feeds the navigation's badges (Applications, Review). */
-export type AdminPage = { email: string; csrf: string; sessionToken: string; waiting?: Waiting };
+export type AdminPage = { email: string; role: Role; csrf: string; sessionToken: string; waiting?: Waiting };
 
 export type AdminGuard = { kind: 'admin'; page: AdminPage } | { kind: 'partner' } | { kind: 'signed-out' };
 
 /**
- * A live admin session (kind 'admin', its email still in ADMIN_EMAILS), a partner's session (which
+ * A live admin session (kind 'admin', its email still in ADMIN_EMAILS or on the team, with its role), a partner's session (which
  * admin pages refuse), or signed out. API keys never open a page: only the session cookie counts.
  */
 export async function guardAdmin(ctx: AppContext, request: Request): Promise<AdminGuard> {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token || token.length > 256) return { kind: 'signed-out' };
   const principal = await principalForSession(ctx.sql, token, ctx.config.adminEmails);
-  if (principal?.kind === 'admin' && principal.email && ctx.config.adminEmails.includes(principal.email)) {
+  if (principal?.kind === 'admin' && principal.email && principal.role) {
     setActor({ type: 'admin', id: principal.email, email: principal.email });
-    return { kind: 'admin', page: { email: principal.email, csrf: csrfToken(token), sessionToken: token, waiting: await waitingCounts(ctx.sql) } };
+    return { kind: 'admin', page: { email: principal.email, role: principal.role, csrf: csrfToken(token), sessionToken: token, waiting: await waitingCounts(ctx.sql) } };
   }
   if (principal?.kind === 'partner') return { kind: 'partner' };
   return { kind: 'signed-out' };

@@ -13,18 +13,19 @@ import { loadClickSalt } from '../modules/links/service';
 import { checkApplicationAnswers } from '../lib/questions';
 import { applicationQuestions } from '../modules/settings/service';
 import { activatePartner, findPartner, findPartnerByEmail, findRecruiter } from '../modules/partners/service';
+import { recordSignIn, roleOf } from '../modules/team/service';
 import { createPartner } from './invite-partner';
 
 /** The answer to a sign-in request, the same for any email. */
 export const SENT = { ok: true, message: 'If the address belongs to an account, a sign-in link is on its way.' };
 
 /**
- * Mails a sign-in link to an admin (ADMIN_EMAILS) or a partner. Unknown emails get nothing, revoked
+ * Mails a sign-in link to an admin (ADMIN_EMAILS or a team member) or a partner. Unknown emails get nothing, revoked
  * partners get the reason; the caller answers the same in every case.
  */
 export async function requestMagicLink(ctx: AppContext, rawEmail: string): Promise<void> {
   const email = rawEmail.trim().toLowerCase();
-  if (ctx.config.adminEmails.includes(email)) {
+  if (await roleOf(ctx.sql, email, ctx.config.adminEmails)) {
     const link = await issueMagicLink(ctx.sql, { purpose: 'admin', email });
     await sendQuietly(ctx.mailer, ctx.log, signInEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: email, link: magicLinkUrl(ctx.config.baseUrl, link.token) }));
     return;
@@ -55,7 +56,9 @@ export async function consumeLink(ctx: AppContext, token: string, ip: string | n
     const link = await consumeMagicLink(tx, token);
     if (!link) return { kind: 'invalid' };
     if (link.purpose === 'admin') {
-      if (!ctx.config.adminEmails.includes(link.email)) return { kind: 'invalid' };
+      // an owner from ADMIN_EMAILS or a team member still on the team
+      if (!(await roleOf(tx, link.email, ctx.config.adminEmails))) return { kind: 'invalid' };
+      await recordSignIn(tx, link.email, ctx.config.adminEmails);
       const session = await createSession(tx, { kind: 'admin', email: link.email });
       return { kind: 'signed-in', sessionToken: session.token, expiresAt: session.expiresAt, landing: '/admin' };
     }

@@ -147,6 +147,11 @@ const RULES: Record<string, AuthRule> = {
   'POST /imports': 'admin',
   // the operator's backend mints embedded pages; a partner may not, not even its own
   'POST /embed-tokens': 'partners:write',
+  // the team: the admin key or an owner's session (the role table narrows 'admin' to owners)
+  'GET /team': 'admin',
+  'POST /team': 'admin',
+  'PATCH /team/:id': 'admin',
+  'DELETE /team/:id': 'admin',
 };
 
 /** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */
@@ -337,6 +342,7 @@ function fresh(route: string): Fixtures {
     webhooks: () => (endpoint ??= newEndpoint()),
     deliveries: async () => newDelivery(await (endpoint ??= newEndpoint())),
     'api-keys': async () => (await created(svc.api('POST', '/v1/api-keys', { body: { name: 'to revoke', scopes: ['partners:read'] } }))).id,
+    team: async () => (await created(svc.api('POST', '/v1/team', { body: { email: `member-${unique()}@operator.example`, role: 'viewer' } }))).id,
   };
 }
 
@@ -401,6 +407,8 @@ const BODIES: Record<string, () => unknown | Promise<unknown>> = {
     return form;
   },
   'POST /embed-tokens': () => ({ partnerId: owner }),
+  'POST /team': () => ({ email: `invited-${unique()}@operator.example`, role: 'support' }),
+  'PATCH /team/:id': () => ({ role: 'finance' }),
 };
 
 /** Filters naming the owner: partner routes must refuse them to any other partner. */

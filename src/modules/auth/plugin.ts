@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { setActor, type Actor } from '../../lib/audit-context';
 import { AppError } from '../../lib/errors';
 import { principalForKey } from './keys';
+import { apiRoles, roleAllows } from './roles';
 import type { Principal, Scope } from './scopes';
 import { principalForSession, SESSION_COOKIE } from './sessions';
 
@@ -20,10 +21,11 @@ export function authPlugin(ctx: AppContext) {
   return new Elysia().macro('auth', (rule: AuthRule) => ({
     // the OpenAPI document and the security tests read who may call from here
     detail: { security: securityOf(rule), 'x-auth': rule },
-    async resolve({ request }) {
+    async resolve({ request, route }) {
       const principal = await authenticate(ctx, request);
       setActor(actorOfPrincipal(principal));
       authorize(principal, rule);
+      authorizeRole(principal, request.method, route, rule);
       return { principal };
     },
   }));
@@ -89,6 +91,16 @@ export function authorize(principal: Principal, rule: AuthRule): void {
       if (publishable) return;
       throw new AppError('forbidden', 'a publishable key may only identify users and record clicks');
   }
+}
+
+/**
+ * A team member's session passes only what their role may do (modules/auth/roles.ts); the admin key
+ * and everyone else are judged by authorize() alone.
+ */
+export function authorizeRole(principal: Principal, method: string, route: string, rule: AuthRule): void {
+  if (principal.kind !== 'admin' || !principal.role) return;
+  if (roleAllows(principal.role, apiRoles(method, route, ruleParts(rule).scope))) return;
+  throw new AppError('forbidden', `your role (${principal.role}) may not do this`);
 }
 
 /** Partner principals may only touch their own partner; everyone who passed the rule may touch any. */

@@ -1,4 +1,5 @@
 // The scopes a scoped (`sk_`) key can carry, and the kinds of key.
+import type { Role } from './roles';
 
 export const SCOPES = [
   'partners:read',
@@ -22,9 +23,9 @@ export const KEY_PREFIX = { admin: 'sk_admin_', scoped: 'sk_', publishable: 'pk_
 export type KeyKind = keyof typeof KEY_PREFIX;
 export const KEY_KINDS = Object.keys(KEY_PREFIX) as [KeyKind, ...KeyKind[]];
 
-/** Who is calling: resolved once per request by the auth plugin. */
+/** Who is calling: resolved once per request by the auth plugin. An admin session carries its role; the admin key has none (all power). */
 export type Principal =
-  | { kind: 'admin'; keyId: string | null; email: string | null }
+  | { kind: 'admin'; keyId: string | null; email: string | null; role?: Role }
   | { kind: 'scoped'; keyId: string; scopes: Scope[] }
   | { kind: 'partner'; partnerId: string; keyId: string | null }
   | { kind: 'publishable'; keyId: string };

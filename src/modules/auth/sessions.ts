@@ -2,6 +2,7 @@
 import type { Sql, Tx } from '../../db';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { DAY } from '../../lib/time';
+import type { Role } from './roles';
 import type { Principal } from './scopes';
 
 export const SESSION_COOKIE = 'partnerd_session';
@@ -26,18 +27,28 @@ export async function createSession(sql: Tx, owner: SessionOwner): Promise<{ tok
   return { token, expiresAt };
 }
 
-/** The principal behind a session cookie; null when unknown, ended, expired, or its partner revoked. */
+/**
+ * The principal behind a session cookie; null when unknown, ended, expired, or its partner revoked.
+ * An admin session carries its role, read afresh each time: an ADMIN_EMAILS address is an owner, a
+ * team member has their role; anyone else (removed from both) has no access at once.
+ */
 export async function principalForSession(sql: Sql, token: string, adminEmails: string[]): Promise<Principal | null> {
-  const [row] = await sql<{ kind: 'partner' | 'admin'; partner_id: string; admin_email: string }[]>`
-    select s.kind, s.partner_id, s.admin_email
+  const [row] = await sql<{ kind: 'partner' | 'admin'; partner_id: string; admin_email: string; role: Role | null; source: string | null }[]>`
+    select s.kind, s.partner_id, s.admin_email, t.role, t.source
     from sessions s left join partners p on p.id = s.partner_id
+      left join team_members t on t.email = s.admin_email
     where s.id_hash = ${sha256(token)} and s.revoked_at is null and s.expires_at > now()
       and (s.kind = 'admin' or p.revoked_at is null)`;
   if (!row) return null;
   if (row.kind === 'partner') return { kind: 'partner', partnerId: row.partner_id, keyId: null };
-  // an admin removed from ADMIN_EMAILS loses access at once
-  if (!adminEmails.includes(row.admin_email)) return null;
-  return { kind: 'admin', keyId: null, email: row.admin_email };
+  const role = adminRole(row.admin_email, adminEmails, row.role && row.source !== 'env' ? row.role : null);
+  if (!role) return null;
+  return { kind: 'admin', keyId: null, email: row.admin_email, role };
+}
+
+/** An admin's role: owner for an ADMIN_EMAILS address, else the team member's role, else none. */
+export function adminRole(email: string, adminEmails: string[], memberRole: Role | null): Role | null {
+  return adminEmails.includes(email) ? 'owner' : memberRole;
 }
 
 /**
@@ -60,6 +71,15 @@ export async function endPartnerSessions(sql: Tx, partnerId: string): Promise<nu
   const rows = await sql`
     update sessions set revoked_at = now()
     where partner_id = ${partnerId} and revoked_at is null
+    returning id_hash`;
+  return rows.length;
+}
+
+/** Ends every session of an admin (removed from the team, or signed out everywhere by an owner). */
+export async function endAdminSessions(sql: Tx, email: string): Promise<number> {
+  const rows = await sql`
+    update sessions set revoked_at = now()
+    where kind = 'admin' and admin_email = ${email} and revoked_at is null
     returning id_hash`;
   return rows.length;
 }
