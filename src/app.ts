@@ -119,7 +119,7 @@ export function createFetch(ctx: AppContext, app: App) {
     requestIds.set(request, requestId);
     let response: Response;
     try {
-      if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) {
+      if (request.method === 'POST' && isSignInPath(new URL(request.url).pathname)) {
         await takeSignInNetwork(ctx.sql, clientAddress(request, ctx.config.trustProxy, ctx.http.server));
       }
       response = await app.handle(await limitBody(request, bodyLimit(request)));
@@ -170,6 +170,13 @@ export function answerRecorder(ctx: AppContext) {
  * counts against its network's limit (modules/auth/limit.ts) before anything else runs.
  */
 const SIGN_IN_PATHS = new Set(['/auth/magic-link', '/auth/signup', '/admin/sign-in', '/portal/sign-in', '/portal/sign-up']);
+
+/**
+ * Whether a path is one of them as the router would match it: the router also takes a trailing
+ * slash (`/auth/magic-link/`) and a doubled leading one (`//auth/magic-link`), which must not
+ * escape the count. Repeated slashes are one and a trailing one is dropped before looking.
+ */
+const isSignInPath = (pathname: string) => SIGN_IN_PATHS.has(pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1'));
 
 /**
  * An error's answer: the API's JSON `{code, message, details?}`, or an HTML page on the page

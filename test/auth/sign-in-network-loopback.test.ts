@@ -52,5 +52,10 @@ describe('with TRUST_PROXY=1: the forwarded address', () => {
     expect(await counted(proxied)).toBe(2);
     for (let i = 2; i < SIGN_IN_NETWORK_LIMIT.requests; i++) expect((await ask(proxied, { 'x-forwarded-for': '198.51.100.7' })).status).toBe(202);
     expect((await ask(proxied, { 'x-forwarded-for': '198.51.100.7' })).status).toBe(429);
+    // the same routes spelled as the router also takes them are the same routes: still refused
+    for (const path of ['/auth/magic-link/', '//auth/magic-link', '/auth/signup/']) {
+      const res = await proxied.api('POST', path, { key: null, body: { email: `slash${++n}@example.com` }, headers: { 'x-forwarded-for': '198.51.100.7' } });
+      expect({ path, status: res.status }).toEqual({ path, status: 429 });
+    }
   });
 });
