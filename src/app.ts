@@ -131,7 +131,7 @@ export function createFetch(ctx: AppContext, app: App) {
     let response: Response;
     const ip = clientAddress(request, ctx.config.trustProxy, ctx.http.server);
     try {
-      if (request.method === 'POST' && SIGN_IN_PATHS.has(new URL(request.url).pathname)) await takeSignInNetwork(ctx.sql, ip);
+      if (request.method === 'POST' && isSignInPath(new URL(request.url).pathname)) await takeSignInNetwork(ctx.sql, ip);
       // who made a change, from where: read by the audit log (lib/audit-context.ts)
       const context = { ip, userAgent: request.headers.get('user-agent'), requestId };
       response = await withRequestContext(context, async () => app.handle(await limitBody(request, bodyLimit(request, ctx.config.importMaxBytes))));
@@ -182,6 +182,13 @@ export function answerRecorder(ctx: AppContext) {
  * counts against its network's limit (modules/auth/limit.ts) before anything else runs.
  */
 const SIGN_IN_PATHS = new Set(['/auth/magic-link', '/auth/signup', '/admin/sign-in', '/portal/sign-in', '/portal/sign-up']);
+
+/**
+ * Whether a path is one of them as the router would match it: the router also takes a trailing
+ * slash (`/auth/magic-link/`) and a doubled leading one (`//auth/magic-link`), which must not
+ * escape the count. Repeated slashes are one and a trailing one is dropped before looking.
+ */
+const isSignInPath = (pathname: string) => SIGN_IN_PATHS.has(pathname.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1'));
 
 /**
  * An error's answer: the API's JSON `{code, message, details?}`, or an HTML page on the page

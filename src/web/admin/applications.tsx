@@ -16,6 +16,8 @@ import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { attr, EmptyState } from '../ui';
 import { AdminLayout, Done, NotFoundPage, type AdminKit } from './kit';
+import type { ApplicationQuestion } from '../../lib/questions';
+import { applicationQuestions } from '../../modules/settings/service';
 
 export const APPLICATIONS = '/admin/applications';
 const SHOWN = 200;
@@ -29,12 +31,6 @@ const Params = t.Object({ id: t.String({ maxLength: 64 }) });
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 const itemPath = (id: string) => `${APPLICATIONS}/${encodeURIComponent(id)}`;
 
-/** The questions as the admin reads them, in the order the signup form asks them. */
-const QUESTIONS: { key: 'website' | 'audience' | 'promotion'; label: string }[] = [
-  { key: 'website', label: 'Website' },
-  { key: 'audience', label: 'Audience' },
-  { key: 'promotion', label: 'How they will promote' },
-];
 
 function reasonProblem(reason: string): string | null {
   const problems = schemaErrors(DeclineBody, { reason: reason.trim() });
@@ -44,10 +40,10 @@ function reasonProblem(reason: string): string | null {
 
 export function applicationRoutes(ctx: AppContext, kit: AdminKit) {
   async function queueView(page: AdminPage, done?: string, error?: string) {
-    const [items, mode] = await Promise.all([listPartners(ctx.sql, { status: 'applied', limit: SHOWN }), signupMode(ctx)]);
+    const [items, mode, questions] = await Promise.all([listPartners(ctx.sql, { status: 'applied', limit: SHOWN }), signupMode(ctx), applicationQuestions(ctx.sql)]);
     // the newest SHOWN, oldest first: the queue is worked through in the order people applied
     const waiting = items.slice(0, SHOWN).reverse();
-    return (<ApplicationsPage page={page} items={waiting} more={items.length > SHOWN} mode={mode} done={done} error={error} />) as string;
+    return (<ApplicationsPage page={page} items={waiting} more={items.length > SHOWN} mode={mode} questions={questions} done={done} error={error} />) as string;
   }
 
   /** An application's confirmation as a page (no script, a direct visit, or a refused post). */
@@ -154,18 +150,30 @@ function ReasonField(props: { id: string; value?: string; error?: string }) {
   );
 }
 
-/** The answers to the signup questions; a website is a link that passes nothing on. */
-export function ApplicationAnswersList(props: { answers: Record<string, string> | null }) {
-  const given = QUESTIONS.filter((q) => props.answers?.[q.key]);
+/**
+ * The answers under their questions' labels, in the order the sign-up page asks them; an answer whose
+ * question was since removed or renamed shows under its key, marked so. An address (a url question)
+ * is a link that passes nothing on.
+ */
+export function ApplicationAnswersList(props: { answers: Record<string, string> | null; questions: ApplicationQuestion[] }) {
+  const answers = props.answers ?? {};
+  const asked = props.questions.filter((q) => answers[q.key]).map((q) => ({ key: q.key, label: q.label, url: q.type === 'url' }));
+  const known = new Set(props.questions.map((q) => q.key));
+  const left = Object.keys(answers)
+    .filter((k) => !known.has(k) && answers[k])
+    .map((k) => ({ key: k, label: `${k} (no longer asked)`, url: false }));
+  const given = [...asked, ...left];
   if (given.length === 0) return <p class="hint">No answers to the signup questions.</p>;
   return (
     <dl class="answers">
       {given.map((q) => {
-        const value = props.answers![q.key]!;
+        const value = answers[q.key]!;
         return (
           <>
-            <dt safe>{q.label}</dt>
-            {q.key === 'website' ? (
+            <dt data-answer-key={q.key} safe>
+              {q.label}
+            </dt>
+            {q.url && /^https?:\/\//i.test(value) ? (
               <dd>
                 <a href={value} rel="nofollow noopener noreferrer ugc" target="_blank" class="answer-url" title={attr(value)} safe>
                   {value}
@@ -187,7 +195,7 @@ const MODE_HINT: Record<SignupMode, string> = {
   closed: 'Signup is closed: nobody can apply. Switch to review in Settings to take applications.',
 };
 
-function ApplicationsPage(props: { page: AdminPage; items: Partner[]; more: boolean; mode: SignupMode; done?: string; error?: string }) {
+function ApplicationsPage(props: { page: AdminPage; items: Partner[]; more: boolean; mode: SignupMode; questions: ApplicationQuestion[]; done?: string; error?: string }) {
   const n = props.items.length;
   return (
     <AdminLayout page={props.page} title="Applications" current={APPLICATIONS}>
@@ -217,7 +225,7 @@ function ApplicationsPage(props: { page: AdminPage; items: Partner[]; more: bool
                   </div>
                   <p class="hint" safe>{`${p.email} · applied ${when(p.appliedAt ?? p.createdAt)} UTC`}</p>
                 </div>
-                <ApplicationAnswersList answers={p.applicationAnswers} />
+                <ApplicationAnswersList answers={p.applicationAnswers} questions={props.questions} />
                 <div class="actions">
                   <ConfirmTrigger href={`${itemPath(p.id)}/approve`} dialog={`approve-${p.id}`} label="Approve…" />
                   <ConfirmTrigger href={`${itemPath(p.id)}/decline`} dialog={`decline-${p.id}`} label="Decline…" danger />
@@ -234,7 +242,7 @@ function ApplicationsPage(props: { page: AdminPage; items: Partner[]; more: bool
 }
 
 /** The partner page's application section: when they applied, their answers, the decision. */
-export function ApplicationFacts(props: { partner: Partner }) {
+export function ApplicationFacts(props: { partner: Partner; questions: ApplicationQuestion[] }) {
   const p = props.partner;
   if (!p.appliedAt && !p.applicationAnswers) return <></>;
   return (
@@ -258,7 +266,7 @@ export function ApplicationFacts(props: { partner: Partner }) {
           Reason given: <span class="reason" safe>{p.declineReason}</span>
         </p>
       )}
-      <ApplicationAnswersList answers={p.applicationAnswers} />
+      <ApplicationAnswersList answers={p.applicationAnswers} questions={props.questions} />
     </section>
   );
 }

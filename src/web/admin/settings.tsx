@@ -1,6 +1,7 @@
 // Admin settings: attribution model and window, partner self-signup (the API's rules:
-// UpdateSettingsBody in modules/settings/model.ts, updateSettings in its service), and the billing
-// providers: which are connected, and the webhook address to paste into each provider's dashboard.
+// UpdateSettingsBody in modules/settings/model.ts, updateSettings in its service), the signup
+// questions (settings-questions.tsx), branding, and the billing providers: which are connected, and
+// the webhook address to paste into each provider's dashboard.
 import { Elysia } from 'elysia';
 import { PROVIDER_GUIDES } from '../../../plugins';
 import type { AppContext } from '../../context';
@@ -12,6 +13,7 @@ import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { Badge } from '../ui';
 import { AdminLayout, Done, type AdminKit } from './kit';
+import { QUESTIONS_PATH, readQuestionRows, rowsToQuestions, SignupQuestions, toQuestionRows, withOneMore, type QuestionRow } from './settings-questions';
 
 const PATH = '/admin/settings';
 const MODELS = [
@@ -112,6 +114,21 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         await updateSettings(ctx.sql, input as UpdateSettingsInput, { encryption: ctx.config.encryption !== null });
         return seeOther(`${PATH}?done=branding#branding`);
       }),
+    )
+    .post(QUESTIONS_PATH, ({ request, body }) =>
+      kit.form(request, body, PATH, async (page, form) => {
+        const rows = readQuestionRows(form);
+        const redraw = async (questions: { rows: QuestionRow[]; errors: FormErrors }, status: number) => {
+          const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
+          const view = <SettingsPage page={page} settings={s} values={toValues(s)} brand={toBrandValues(s)} questions={questions} envSignup={ctx.config.partnerSignup} providers={billing} />;
+          return render(view, { status });
+        };
+        if (form._more !== undefined) return redraw({ rows: withOneMore(rows), errors: {} }, 200);
+        const { questions, errors } = rowsToQuestions(rows);
+        if (Object.keys(errors).length > 0) return redraw({ rows, errors }, 400);
+        await updateSettings(ctx.sql, { applicationQuestions: questions });
+        return seeOther(`${PATH}?done=questions#questions`);
+      }),
     );
 }
 
@@ -126,6 +143,8 @@ function SettingsPage(props: {
   errors?: FormErrors;
   brand: BrandValues;
   brandErrors?: FormErrors;
+  /** The signup questions as typed, when the form came back; else the saved ones. */
+  questions?: { rows: QuestionRow[]; errors: FormErrors };
   envSignup: string;
   done?: string;
   providers: Provider[];
@@ -134,7 +153,14 @@ function SettingsPage(props: {
   return (
     <AdminLayout page={props.page} title="Settings" current={PATH} scripts={['/assets/copy.js']}>
       <h1>Settings</h1>
-      <Done texts={{ saved: 'Settings saved. New events use them from now on.', branding: 'Branding saved. Emails and partner pages show it from now on.' }} done={props.done} />
+      <Done
+        texts={{
+          saved: 'Settings saved. New events use them from now on.',
+          branding: 'Branding saved. Emails and partner pages show it from now on.',
+          questions: 'Signup questions saved. The sign-up page asks them from now on.',
+        }}
+        done={props.done}
+      />
       <form method="post" action={PATH} novalidate class="narrow">
         <CsrfInput token={props.page.csrf} />
         <SelectField name="attributionModel" label="Attribution model" value={props.values.attributionModel} options={MODELS} error={e.attributionModel} />
@@ -160,6 +186,7 @@ function SettingsPage(props: {
         />
         <button type="submit">Save settings</button>
       </form>
+      <SignupQuestions rows={props.questions?.rows ?? toQuestionRows(props.settings.applicationQuestions)} errors={props.questions?.errors ?? {}} csrf={props.page.csrf} />
       <Branding values={props.brand} errors={props.brandErrors ?? {}} csrf={props.page.csrf} />
       <BillingProviders providers={props.providers} />
     </AdminLayout>

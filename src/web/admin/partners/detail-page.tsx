@@ -1,5 +1,6 @@
 // Admin partners: one partner's page (facts, performance, links, codes, customers, recruits, the
 // edit form, flags, commissions and payouts).
+import type { ApplicationQuestion } from '../../../lib/questions';
 import type { PayoutMethod } from '../../../modules/payouts/methods';
 import { listCommissions } from '../../../modules/commissions/service';
 import { type Partner } from '../../../modules/partners/service';
@@ -53,6 +54,8 @@ export type DetailProps = {
   recruits: { recruits: Recruit[]; total: number };
   recruiter: Partner | null;
   overrides: Map<string, { id: string; name: string }>;
+  /** The signup questions, whose labels the application's answers show under. */
+  questions: ApplicationQuestion[];
 };
 
 /** What the sections of the page work out from its props. */
@@ -229,7 +232,7 @@ function DetailHead(props: DetailProps) {
           <code safe>{p.id}</code>
         </dd>
       </dl>
-      <ApplicationFacts partner={p} />
+      <ApplicationFacts partner={p} questions={props.questions} />
       <ApplicationDialogs page={props.page} partner={p} />
     </>
   );

@@ -18,6 +18,7 @@ import { campaignNames, NotFoundPage, type AdminKit } from '../kit';
 import { loadCodes } from '../codes';
 import { CUSTOMERS_PAGE, DetailQuery, type EditValues, LINKS_SHOWN, LIST, Params, RECRUITS_SHOWN, allGroups } from './shared';
 import { PartnerDetailPage } from './detail-page';
+import { applicationQuestions } from '../../../modules/settings/service';
 
 export async function detailView(
   ctx: AppContext,
@@ -31,7 +32,7 @@ export async function detailView(
   const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
   const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
   const p = { limit: 50 };
-  const [counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter] = await Promise.all([
+  const [counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter, questions] = await Promise.all([
     partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
     partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
     linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
@@ -45,6 +46,7 @@ export async function detailView(
     allGroups(ctx),
     recruitsOf(ctx.sql, { recruiterId: partner.id, limit: RECRUITS_SHOWN }),
     partner.referredBy ? findPartner(ctx.sql, partner.referredBy) : Promise.resolve(null),
+    applicationQuestions(ctx.sql),
   ]);
   const payoutMethod = methodView(await methodRow(ctx.sql, partner.id), true);
   const overrides = await overrideRecruits(ctx.sql, commissions.filter((c) => c.sourceCommissionId).map((c) => c.id));
@@ -78,6 +80,7 @@ export async function detailView(
       recruits={recruits}
       recruiter={recruiter}
       overrides={overrides}
+      questions={questions}
     />
   ) as string;
 }
