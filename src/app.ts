@@ -31,6 +31,7 @@ import { payoutMethodRoutes } from './routes/payout-methods';
 import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
+import { fxRateRoutes } from './routes/fx-rates';
 import { systemRoutes } from './routes/system';
 import { openApiRoutes } from './routes/openapi';
 import { webhookRoutes } from './routes/webhooks';
@@ -65,6 +66,7 @@ export function createApp(ctx: AppContext) {
     .use(codeRoutes(ctx))
     .use(groupRoutes(ctx))
     .use(settingsRoutes(ctx))
+    .use(fxRateRoutes(ctx))
     .use(linkRoutes(ctx))
     .use(linkQrRoutes(ctx))
     .use(embedTokenRoutes(ctx));

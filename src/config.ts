@@ -3,6 +3,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Cron } from 'croner';
+import { isKnownCurrency } from './lib/money';
 
 const Bool = T.Union([T.Literal('true'), T.Literal('false'), T.Literal('1'), T.Literal('0')]);
 
@@ -91,6 +92,12 @@ const EnvSchema = T.Object({
   PAYPAL_WEBHOOK_ID: T.Optional(T.String({ minLength: 1 })),
   /** Hours a partner's payouts wait after their payout method changes (a stolen session must not redirect money silently). */
   PAYOUT_METHOD_HOLD_HOURS: Int(24, 0, 8760),
+  /** ISO 4217 code report totals are also shown in, converted at each day's rate (fx_rates); unset: per-currency totals only. Money owed and paid never converts. */
+  REPORTING_CURRENCY: T.Optional(T.String({ pattern: '^[A-Z]{3}$' })),
+  /** Where the daily exchange rates are fetched from, in the ECB's daily XML format (e.g. the ECB's eurofxref-daily.xml); unset: rates only from PUT /v1/fx-rates. */
+  FX_RATES_URL: T.Optional(T.String({ pattern: '^https?://[^\\s]+$' })),
+  /** When FX_RATES_URL is fetched (cron expression, UTC; the ECB publishes around 16:00 CET on working days). */
+  FX_RATES_CRON: T.String({ default: '0 16 * * *' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -133,7 +140,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
   for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);
   for (const origin of embedOriginsOf(env.EMBED_ORIGINS)) if (!ORIGIN.test(origin)) problems.push(`EMBED_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
-  for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON'] as const) {
+  if (env.REPORTING_CURRENCY && !isKnownCurrency(env.REPORTING_CURRENCY)) problems.push(`REPORTING_CURRENCY: unknown currency code (got "${env.REPORTING_CURRENCY}")`);
+  for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON', 'FX_RATES_CRON'] as const) {
     try {
       new Cron(env[name], { paused: true }).stop();
     } catch {
@@ -196,6 +204,9 @@ function toConfig(env: Env, adminEmails: string[]) {
     embedOrigins: embedOriginsOf(env.EMBED_ORIGINS),
     paypal: { clientId: env.PAYPAL_CLIENT_ID, clientSecret: env.PAYPAL_CLIENT_SECRET, apiUrl: env.PAYPAL_API_URL, webhookId: env.PAYPAL_WEBHOOK_ID },
     payoutMethodHoldHours: Number(env.PAYOUT_METHOD_HOLD_HOURS),
+    reportingCurrency: env.REPORTING_CURRENCY ?? null,
+    fxRatesUrl: env.FX_RATES_URL,
+    fxRatesCron: env.FX_RATES_CRON,
     logLevel: env.LOG_LEVEL,
   };
 }

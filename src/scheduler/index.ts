@@ -3,6 +3,7 @@
 import { Cron } from 'croner';
 import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
+import { runFxRatesJob } from './fx-rates';
 import { runPayoutJob } from './payouts';
 import { PAYOUT_RAILS_CRON, runPayoutRailsJob } from './payout-rails';
 import { runStatementJob } from './statements';
@@ -26,9 +27,10 @@ export function startScheduler(ctx: AppContext): Scheduler {
     job('payouts', ctx.config.payoutCron, runPayoutJob),
     job('statements', ctx.config.statementCron, (c) => runStatementJob(c)),
     job('payout-rails', PAYOUT_RAILS_CRON, runPayoutRailsJob),
+    ...(ctx.config.fxRatesUrl ? [job('fx-rates', ctx.config.fxRatesCron, runFxRatesJob)] : []),
   ];
   // payouts a crash left pending for a rail are handed over again at once
-  jobs.at(-1)!.trigger();
+  jobs.find((j) => j.name === 'payout-rails')!.trigger();
   ctx.log.info('scheduler started', {
     jobs: jobs.map((j) => ({ name: j.name, next: j.nextRun()?.toISOString() ?? null })),
   });
