@@ -34,6 +34,7 @@ import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
 import { taxProfileRoutes } from './routes/tax-profile';
+import { fxRateRoutes } from './routes/fx-rates';
 import { systemRoutes } from './routes/system';
 import { teamRoutes } from './routes/team';
 import { openApiRoutes } from './routes/openapi';
@@ -72,6 +73,7 @@ export function createApp(ctx: AppContext) {
     .use(codeRoutes(ctx))
     .use(groupRoutes(ctx))
     .use(settingsRoutes(ctx))
+    .use(fxRateRoutes(ctx))
     .use(linkRoutes(ctx))
     .use(linkQrRoutes(ctx))
     .use(embedTokenRoutes(ctx))

@@ -4,6 +4,7 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Cron } from 'croner';
 import { isKeyText, keyringOf } from './lib/secrets';
+import { isKnownCurrency } from './lib/money';
 
 const Bool = T.Union([T.Literal('true'), T.Literal('false'), T.Literal('1'), T.Literal('0')]);
 
@@ -102,6 +103,12 @@ const EnvSchema = T.Object({
   IMPORT_MAX_MB: Int(100, 1, 2048),
   /** Comma-separated referral parameters the browser client reads on the landing page (old platforms' links: Rewardful, FirstPromoter, Tolt, PartnerStack). */
   LEGACY_REF_PARAMS: T.String({ default: 'via,fpr,ref,ps_partner_key', pattern: '^[A-Za-z0-9_.,\\s-]*$' }),
+  /** ISO 4217 code report totals are also shown in, converted at each day's rate (fx_rates); unset: per-currency totals only. Money owed and paid never converts. */
+  REPORTING_CURRENCY: T.Optional(T.String({ pattern: '^[A-Z]{3}$' })),
+  /** Where the daily exchange rates are fetched from, in the ECB's daily XML format (e.g. the ECB's eurofxref-daily.xml); unset: rates only from PUT /v1/fx-rates. */
+  FX_RATES_URL: T.Optional(T.String({ pattern: '^https?://[^\\s]+$' })),
+  /** When FX_RATES_URL is fetched (cron expression, UTC; the ECB publishes around 16:00 CET on working days). */
+  FX_RATES_CRON: T.String({ default: '0 16 * * *' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -144,7 +151,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
   for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);
   for (const origin of embedOriginsOf(env.EMBED_ORIGINS)) if (!ORIGIN.test(origin)) problems.push(`EMBED_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
-  for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON'] as const) {
+  if (env.REPORTING_CURRENCY && !isKnownCurrency(env.REPORTING_CURRENCY)) problems.push(`REPORTING_CURRENCY: unknown currency code (got "${env.REPORTING_CURRENCY}")`);
+  for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON', 'FX_RATES_CRON'] as const) {
     try {
       new Cron(env[name], { paused: true }).stop();
     } catch {
@@ -216,6 +224,9 @@ function toConfig(env: Env, adminEmails: string[]) {
     invoicePrefix: env.INVOICE_PREFIX,
     importMaxBytes: Number(env.IMPORT_MAX_MB) * 1024 * 1024,
     legacyRefParams: env.LEGACY_REF_PARAMS.split(',').map((p) => p.trim()).filter(Boolean),
+    reportingCurrency: env.REPORTING_CURRENCY ?? null,
+    fxRatesUrl: env.FX_RATES_URL,
+    fxRatesCron: env.FX_RATES_CRON,
     logLevel: env.LOG_LEVEL,
   };
 }

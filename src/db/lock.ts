@@ -6,6 +6,7 @@ import type { Sql } from './index';
 export const LOCKS = {
   approval: 0x7061_7031, // "pa01"
   payouts: 0x7061_7032, // "pa02"
+  fxRates: 0x7061_6678, // "pafx"
 } as const;
 
 /** Runs `body` if the lock is free; answers `{ ran: false }` at once when another process holds it. */

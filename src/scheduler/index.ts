@@ -3,6 +3,7 @@
 import { Cron } from 'croner';
 import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
+import { runFxRatesJob } from './fx-rates';
 import { runPayoutJob } from './payouts';
 import { PAYOUT_RAILS_CRON, runPayoutRailsJob } from './payout-rails';
 import { ROLLUP_FOLD_CRON, runRollupFoldJob } from './rollups';
@@ -28,9 +29,10 @@ export function startScheduler(ctx: AppContext): Scheduler {
     job('statements', ctx.config.statementCron, (c) => runStatementJob(c)),
     job('rollups', ROLLUP_FOLD_CRON, runRollupFoldJob),
     job('payout-rails', PAYOUT_RAILS_CRON, runPayoutRailsJob),
+    ...(ctx.config.fxRatesUrl ? [job('fx-rates', ctx.config.fxRatesCron, runFxRatesJob)] : []),
   ];
   // payouts a crash left pending for a rail are handed over again at once
-  jobs.at(-1)!.trigger();
+  jobs.find((j) => j.name === 'payout-rails')!.trigger();
   ctx.log.info('scheduler started', {
     jobs: jobs.map((j) => ({ name: j.name, next: j.nextRun()?.toISOString() ?? null })),
   });

@@ -184,6 +184,23 @@ export interface paths {
         patch: operations["patchGroupsById"];
         trace?: never;
     };
+    "/fx-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a day's exchange rates (1 base = rate units of each currency) */
+        put: operations["putFx-rates"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team": {
         parameters: {
             query?: never;
@@ -1008,6 +1025,23 @@ export interface paths {
         head?: never;
         /** Change program-wide settings */
         patch: operations["patchV1Settings"];
+        trace?: never;
+    };
+    "/v1/fx-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a day's exchange rates (1 base = rate units of each currency) */
+        put: operations["putV1Fx-rates"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/links": {
@@ -3145,6 +3179,136 @@ export interface operations {
             };
             /** @description An error. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "putFx-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The day the rates are for, YYYY-MM-DD (UTC); today or earlier.
+                     * @example 2026-11-26
+                     */
+                    date: string;
+                    /**
+                     * @description ISO 4217 code: each rate is how many units of its currency one unit of `base` buys.
+                     * @example EUR
+                     */
+                    base: string;
+                    /**
+                     * @description Currency code -> a positive rate against `base` (1 to 200 of them).
+                     * @example {
+                     *       "USD": 1.0412,
+                     *       "GBP": 0.8321,
+                     *       "JPY": 160.12
+                     *     }
+                     */
+                    rates: {
+                        [key: string]: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 2026-11-26 */
+                        date: string;
+                        /** @example EUR */
+                        base: string;
+                        /** @description The rates stored for the day and base. */
+                        rates: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13175,6 +13339,136 @@ export interface operations {
                         updatedAt: string;
                         /** @enum {string} */
                         partnerSignupEffective: "open" | "closed" | "review";
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "putV1Fx-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The day the rates are for, YYYY-MM-DD (UTC); today or earlier.
+                     * @example 2026-11-26
+                     */
+                    date: string;
+                    /**
+                     * @description ISO 4217 code: each rate is how many units of its currency one unit of `base` buys.
+                     * @example EUR
+                     */
+                    base: string;
+                    /**
+                     * @description Currency code -> a positive rate against `base` (1 to 200 of them).
+                     * @example {
+                     *       "USD": 1.0412,
+                     *       "GBP": 0.8321,
+                     *       "JPY": 160.12
+                     *     }
+                     */
+                    rates: {
+                        [key: string]: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 2026-11-26 */
+                        date: string;
+                        /** @example EUR */
+                        base: string;
+                        /** @description The rates stored for the day and base. */
+                        rates: {
+                            [key: string]: number;
+                        };
                     };
                 };
             };

@@ -131,6 +131,7 @@ const RULES: Record<string, AuthRule> = {
   'PATCH /codes/:id': 'campaigns:write',
   'GET /settings': 'admin',
   'PATCH /settings': 'admin',
+  'PUT /fx-rates': 'admin',
   'POST /links': { scope: 'links:write', ...P },
   // there is no links:read scope: links are partner data
   'GET /links': { scope: 'partners:read', ...P },
@@ -391,6 +392,7 @@ const BODIES: Record<string, () => unknown | Promise<unknown>> = {
   'POST /codes': () => ({ code: `CODE-${unique()}`, partnerId: owner, campaignId }),
   'PATCH /codes/:id': () => ({ archived: true }),
   'PATCH /settings': () => ({}),
+  'PUT /fx-rates': () => ({ date: '2026-01-02', base: 'EUR', rates: { USD: 1.1 } }),
   'POST /links': () => ({ campaignId, partnerId: owner }),
   'POST /clicks': () => ({ slug }),
   'POST /identify': () => ({ userId: `user-${unique()}`, clickIds: [] }),

@@ -30,6 +30,7 @@ import { reviewRoutes } from './review';
 import { applicationRoutes } from './applications';
 import { emailsRoutes } from './emails';
 import { groupRoutes } from './groups';
+import { adminTrafficRoutes } from './traffic';
 
 /** What stands between a new install and an admin's sign-in, said where the admin looks. */
 export type SignInNotes = { noAdmin: boolean; linksInLog: boolean };
@@ -117,5 +118,6 @@ export function adminRoutes(ctx: AppContext) {
     .use(emailsRoutes(ctx, kit))
     .use(webhookRoutes(ctx, kit))
     .use(apiKeyRoutes(ctx, kit))
-    .use(codeRoutes(ctx, kit));
+    .use(codeRoutes(ctx, kit))
+    .use(adminTrafficRoutes(ctx, kit));
 }

@@ -17,6 +17,7 @@ export const ADMIN_SIGN_IN = '/admin/sign-in';
 /** Every admin section; the shell's navigation. */
 export const ADMIN_NAV: NavItem[] = [
   { href: '/admin', label: 'Overview' },
+  { href: '/admin/traffic', label: 'Traffic' },
   { href: '/admin/partners', label: 'Partners' },
   { href: '/admin/applications', label: 'Applications' },
   { href: '/admin/groups', label: 'Groups' },

@@ -13,6 +13,7 @@ import { portalKit } from './kit';
 import { makeRoutes } from './make';
 import { LinkExpiredPage, RevokedPage } from './pages';
 import { signedOutRoutes } from './signed-out';
+import { portalTrafficRoutes } from './traffic';
 
 /**
  * The answers of a magic link that signs no one in (app.ts hands them to /auth/magic). The expired
@@ -32,5 +33,5 @@ export function magicLinkPages(ctx: AppContext): MagicLinkPages {
 
 export function portalRoutes(ctx: AppContext) {
   const kit = portalKit(ctx);
-  return new Elysia({ detail: { hide: true } }).use(signedOutRoutes(ctx, kit)).use(makeRoutes(ctx, kit)).use(accountRoutes(ctx, kit));
+  return new Elysia({ detail: { hide: true } }).use(signedOutRoutes(ctx, kit)).use(makeRoutes(ctx, kit)).use(accountRoutes(ctx, kit)).use(portalTrafficRoutes(ctx, kit));
 }

@@ -117,6 +117,11 @@ export function LinksPage(props: {
         </form>
       )}
       <h2>All links</h2>
+      <p>
+        <a href="/portal/traffic" id="links-traffic">
+          Where your clicks come from: by sub-ID, country, device, browser and referrer
+        </a>
+      </p>
       {props.links.length === 0 ? (
         <EmptyState title="No links yet" text="Build your first link above, then share it." />
       ) : (

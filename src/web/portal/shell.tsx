@@ -6,6 +6,7 @@ import type { PartnerPage } from '../session';
 const NAV: NavItem[] = [
   { href: '/portal', label: 'Home' },
   { href: '/portal/links', label: 'Links' },
+  { href: '/portal/traffic', label: 'Traffic' },
   { href: '/portal/codes', label: 'Codes' },
   { href: '/portal/resources', label: 'Resources' },
   { href: '/portal/recruits', label: 'Recruits' },

@@ -10,6 +10,7 @@ import { describeTerms } from '../../terms';
 import { TermsSummary } from '../rule-editor';
 import { CodesSection, loadCodes, type CodesData } from '../codes';
 import { AdminLayout, day, Done } from '../kit';
+import { trafficPath } from '../traffic';
 import { attr, Badge, EmptyState, formatMoney, href, Kpi, MoneyCell, partnerBadge, Trunc, NumHead } from '../../ui';
 import { archivePath, basisPoints, campaignBadge, campaignPath, count, DONE, editPath, epc, LIST, TABLE_ROWS } from './shared';
 import { archiveConfirm } from './archive';
@@ -85,6 +86,11 @@ function CampaignPage(props: {
       </dl>
 
       <StatsSection campaign={c} range={props.range} current={props.current} previous={props.previous} />
+      <p>
+        <a href={trafficPath({ campaignId: c.id }, props.range)} id="campaign-traffic">
+          Traffic of this campaign by sub-ID, country, device, browser and referrer
+        </a>
+      </p>
 
       <h2 id="terms-title">Commission terms</h2>
       <TermsSummary rules={c.rules} terms={terms} id="terms" />

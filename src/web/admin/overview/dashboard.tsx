@@ -42,6 +42,14 @@ export function Dashboard(props: { data: Data }) {
         ) : (
           ''
         )}
+        {d.converted ? (
+          <>
+            <Kpi id="kpi-revenue-converted" label={`Revenue, converted to ${d.converted.revenue.currency}`} value={formatMoney(d.converted.revenue.amount, d.converted.revenue.currency)} note="converted at each day's rate" href="#converted-note" />
+            <Kpi id="kpi-commissions-converted" label={`Commissions, converted to ${d.converted.commissions.currency}`} value={formatMoney(d.converted.commissions.amount, d.converted.commissions.currency)} note="converted at each day's rate" href="#converted-note" />
+          </>
+        ) : (
+          ''
+        )}
         <Kpi id="kpi-partners" label="New partners" value={count(now.newPartners)} change={before ? compare(now.newPartners, before.newPartners) : undefined} versus={versus} href="/admin/partners" />
       </ul>
       {cur ? (
@@ -51,6 +59,7 @@ export function Dashboard(props: { data: Data }) {
       ) : (
         ''
       )}
+      {d.converted ? <ConvertedNote converted={d.converted} /> : ''}
       <div class="overview-grid">
         <section class="overview-chart" aria-labelledby="chart-title">
           <h2 id="chart-title">
@@ -169,5 +178,16 @@ export function Todo(props: { todo: TodoCounts }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/** What the converted figures are, and any money no rate was found for (left out of them, shown as it is). */
+function ConvertedNote(props: { converted: NonNullable<Data['converted']> }) {
+  const { revenue, commissions } = props.converted;
+  const left = [...revenue.unconverted.map((u) => `${formatMoney(u.amount, u.currency)} revenue`), ...commissions.unconverted.map((u) => `${formatMoney(u.amount, u.currency)} commissions`)];
+  return (
+    <p class="caption money-note" id="converted-note" safe>
+      {`Converted figures: every currency's revenue and commissions in ${revenue.currency} at the exchange rate of the day each sale happened (the latest earlier rate on days without one). They are for reporting only: commissions owed and payouts stay in their own currency.${left.length > 0 ? ` No rate was found for ${left.join(', ')}: left out of the converted figures.` : ''}`}
+    </p>
   );
 }

@@ -19,6 +19,7 @@ import {
   type TodoCounts,
 } from '../../../modules/reports/overview';
 import { DAY } from '../../../lib/time';
+import { convertedTotals, type Converted } from '../../../modules/fx/service';
 import { parseRange, rangeStart, type DateRange } from '../../range';
 
 export const PATH = '/admin';
@@ -45,18 +46,22 @@ export type Data = {
   /** Whether anything ever happened: no click and no event yet is an empty program. */
   active: boolean;
   billingConfigured: boolean;
+  /** With REPORTING_CURRENCY: the range's revenue and commissions in it, converted at each day's rate. */
+  converted: { revenue: Converted; commissions: Converted } | null;
 };
 
 export async function loadOverview(ctx: AppContext, query: Record<string, unknown>): Promise<Data> {
   const range = parseRange({ range: one(query.range), from: one(query.from), to: one(query.to) });
   const period: Period = { start: rangeStart(range), end: range.end };
-  const [currency, first, current, previous, todo, setup] = await Promise.all([
+  const to = ctx.config.reportingCurrency;
+  const [currency, first, current, previous, todo, setup, converted] = await Promise.all([
     overviewCurrency(ctx.sql),
     firstActivity(ctx.sql),
     overviewTotals(ctx.sql, period),
     range.previous ? overviewTotals(ctx.sql, range.previous) : Promise.resolve(null),
     todoCounts(ctx.sql),
     onboardingState(ctx.sql),
+    to ? convertedTotals(ctx.sql, { start: period.start, end: period.end, to }) : Promise.resolve(null),
   ]);
   // "all time" is drawn from the first day anything happened (or just today, before anything did)
   const firstDay = first ? new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate())) : new Date(range.end.getTime() - DAY);
@@ -77,5 +82,6 @@ export async function loadOverview(ctx: AppContext, query: Record<string, unknow
     setup,
     active: first !== null,
     billingConfigured: ctx.billingPlugins.some((p) => p.receivesWebhooks),
+    converted,
   };
 }

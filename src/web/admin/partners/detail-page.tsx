@@ -18,6 +18,7 @@ import { compare, comparePoints, RangePicker, rangeQuery, type DateRange } from 
 import type { AdminPage } from '../../session';
 import { attr, Badge, formatMoney, href, Kpi, MoneyCell, Pager, partnerBadge, NumHead } from '../../ui';
 import { AdminLayout, day, Done } from '../kit';
+import { trafficPath } from '../traffic';
 import { CommissionsTable, PayoutsTable } from '../tables';
 import { CodesSection, type CodesData } from '../codes';
 import { CUSTOMERS_PAGE, DONE, type EditValues, LIST, detailPath, epcText, revokeConfirm } from './shared';
@@ -94,6 +95,11 @@ export function PartnerDetailPage(props: DetailProps) {
       <Performance {...props} />
 
       <h2>Links</h2>
+      <p>
+        <a href={trafficPath({ partnerId: p.id }, props.range)} id="partner-traffic" safe>
+          {`Traffic of ${p.name} by sub-ID, country, device, browser and referrer`}
+        </a>
+      </p>
       {props.links.length === 0 ? (
         <p class="empty">No links yet.</p>
       ) : (

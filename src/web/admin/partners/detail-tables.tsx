@@ -5,6 +5,7 @@ import { type CustomerState, type LinkStatsRow, type ReferredCustomer } from '..
 import { attr, Badge, formatMoney, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../../ui';
 import { detailPath, epcText, isoDay } from './shared';
 import { LinkStatsFrame } from '../../kit/link-stats';
+import { trafficPath } from '../traffic';
 
 const CUSTOMER_STATES: Record<CustomerState, { tone: Tone; label: string; title: string }> = {
   active: { tone: 'green', label: 'Active', title: 'Active customer: commissions earned, none refunded' },
@@ -41,6 +42,9 @@ export function LinkStatsTable(props: { links: LinkStatsRow[]; baseUrl: string; 
               Copy
             </button>
             <QrLink id={l.id} slug={l.slug} />
+            <a class="small" href={trafficPath({ linkId: l.id })} aria-label={attr(`Traffic of /r/${l.slug}`)}>
+              Traffic
+            </a>
           </span>
         );
       }}

@@ -1,0 +1,114 @@
+// Traffic breakdowns: a scope's credited clicks and conversions over a range, by sub-ID, country,
+// device type, browser and referrer domain (the columns a click records when it is made,
+// modules/links/traffic.ts). The figures are those of ./figures.ts (docs/analytics.md): credited
+// clicks on the click's time; conversions are customers whose first sale is in the range, counted
+// in the bucket of the click their sale was attributed through (a sale split over several touches
+// counts once in each of their buckets, so a breakdown's conversions may add up to more than the
+// total). Sales through a promotion code have no click and are in no bucket.
+import type { Sql } from '../../db';
+import { creditedClick, firstSale, idWithin, within, type Span } from './figures';
+
+export const DIMENSIONS = [
+  { key: 'sub', column: 'sub_id', label: 'Sub-ID' },
+  { key: 'country', column: 'country', label: 'Country' },
+  { key: 'device', column: 'device', label: 'Device' },
+  { key: 'browser', column: 'browser', label: 'Browser' },
+  { key: 'referrer', column: 'referrer_domain', label: 'Referrer' },
+] as const;
+
+export type Dimension = (typeof DIMENSIONS)[number]['key'];
+
+/** Whose traffic: a partner's, a link's, a campaign's (any of them together), or the whole program's. */
+export type TrafficScope = { partnerId?: string; linkId?: string; campaignId?: string };
+
+/** One bucket: `value` null is "not known" (no sub-ID, an unknown country, no referrer). */
+export type BreakdownRow = { value: string | null; clicks: number; conversions: number };
+
+/** One dimension's top buckets (by clicks, then conversions) and the rest summed. */
+export type Breakdown = { dimension: Dimension; label: string; rows: BreakdownRow[]; rest: { buckets: number; clicks: number; conversions: number } };
+
+/** Buckets shown per dimension; the rest are summed in one line. */
+export const TOP = 15;
+
+type Fragment = ReturnType<Sql>;
+
+const CLICK_COLUMNS = 'c.sub_id, c.country, c.device, c.browser, c.referrer_domain';
+
+/** The scope as conditions on the clicks `c` (and on the attributions `a` for conversions). */
+function clickScope(sql: Sql, scope: TrafficScope, span: Span): Fragment {
+  const parts: Fragment[] = [];
+  if (scope.linkId) parts.push(sql`and c.link_id = ${scope.linkId}`);
+  if (scope.partnerId) parts.push(sql`and c.partner_id = ${scope.partnerId}`);
+  if (scope.campaignId) parts.push(sql`and c.campaign_id = ${scope.campaignId}`);
+  // by a link or partner: their (…, created_at) indexes; by a campaign alone or the whole program: the ids' time
+  const time = scope.linkId || scope.partnerId ? within(sql, 'c.created_at', span) : idWithin(sql, 'c.id', 'click', span);
+  return sql`${time} ${parts.reduce((a, b) => sql`${a} ${b}`, sql``)}`;
+}
+
+function saleScope(sql: Sql, scope: TrafficScope): Fragment {
+  return sql`${scope.partnerId ? sql`and a.partner_id = ${scope.partnerId}` : sql``}
+    ${scope.campaignId ? sql`and a.campaign_id = ${scope.campaignId}` : sql``}
+    ${scope.linkId ? sql`and c.link_id = ${scope.linkId}` : sql``}`;
+}
+
+type Grouped = { sub_id: string | null; country: string | null; device: string | null; browser: string | null; referrer_domain: string | null; g: number; n: number };
+
+/** Which dimension a grouping-sets row belongs to: `grouping()` has a 0 bit for each column grouped by (the first column highest). */
+const GROUPING = `grouping(${CLICK_COLUMNS})`;
+
+/**
+ * The breakdowns of `scope`'s traffic over `span`, every dimension at once: one pass over the
+ * clicks and one over the range's first sales (GROUPING SETS), not one per dimension.
+ */
+export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span }): Promise<Breakdown[]> {
+  const { scope, span } = input;
+  const sets = sql.unsafe(`grouping sets (${CLICK_COLUMNS.split(', ').map((c) => `(${c})`).join(', ')})`);
+  const [clicks, conversions] = await Promise.all([
+    sql<Grouped[]>`
+      select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(*)::int as n
+      from clicks c
+      where ${creditedClick(sql, 'c')} ${clickScope(sql, scope, span)}
+      group by ${sets}`,
+    sql<Grouped[]>`
+      select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(distinct a.user_id)::int as n
+      from attributions a join clicks c on c.id = a.click_id
+      where a.click_id is not null ${within(sql, 'a.occurred_at', span)} ${saleScope(sql, scope)}
+        and ${firstSale(sql, 'a.user_id', 'a.occurred_at')}
+      group by ${sets}`,
+  ]);
+  return DIMENSIONS.map((d, i) => {
+    // grouping() sets a bit for each column not grouped by; this dimension's rows have all but its own
+    const mask = 0b11111 ^ (1 << (DIMENSIONS.length - 1 - i));
+    const buckets = new Map<string | null, BreakdownRow>();
+    const bucket = (value: string | null) => {
+      let row = buckets.get(value);
+      if (!row) buckets.set(value, (row = { value, clicks: 0, conversions: 0 }));
+      return row;
+    };
+    for (const r of clicks) if (r.g === mask) bucket(r[d.column]).clicks += r.n;
+    for (const r of conversions) if (r.g === mask) bucket(r[d.column]).conversions += r.n;
+    // most clicks first, then most conversions; among equals the unknown bucket last, the rest by name
+    const sorted = [...buckets.values()].sort(
+      (a, b) => b.clicks - a.clicks || b.conversions - a.conversions || Number(a.value === null) - Number(b.value === null) || (a.value ?? '').localeCompare(b.value ?? ''),
+    );
+    const rest = sorted.slice(TOP);
+    return {
+      dimension: d.key,
+      label: d.label,
+      rows: sorted.slice(0, TOP),
+      rest: { buckets: rest.length, clicks: rest.reduce((s, r) => s + r.clicks, 0), conversions: rest.reduce((s, r) => s + r.conversions, 0) },
+    };
+  });
+}
+
+/** A link's owner and campaign, for a traffic page's scope; null when there is no such link. */
+export async function linkScope(sql: Sql, linkId: string): Promise<{ id: string; slug: string; partnerId: string; campaignId: string } | null> {
+  const [row] = await sql<{ id: string; slug: string; partner_id: string; campaign_id: string }[]>`
+    select id, slug, partner_id, campaign_id from links where id = ${linkId}`;
+  return row ? { id: row.id, slug: row.slug, partnerId: row.partner_id, campaignId: row.campaign_id } : null;
+}
+
+/** A partner's links (newest first, at most `limit`), for the portal's link filter. */
+export async function partnerLinkChoices(sql: Sql, partnerId: string, limit: number): Promise<{ id: string; slug: string }[]> {
+  return sql<{ id: string; slug: string }[]>`select id, slug from links where partner_id = ${partnerId} order by id desc limit ${limit}`;
+}
