@@ -126,7 +126,7 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         if (form._more !== undefined) return redraw({ rows: withOneMore(rows), errors: {} }, 200);
         const { questions, errors } = rowsToQuestions(rows);
         if (Object.keys(errors).length > 0) return redraw({ rows, errors }, 400);
-        await updateSettings(ctx.sql, { applicationQuestions: questions });
+        await updateSettings(ctx.sql, { applicationQuestions: questions }, { encryption: ctx.config.encryption !== null });
         return seeOther(`${PATH}?done=questions#questions`);
       }),
     );
