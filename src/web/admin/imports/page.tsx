@@ -70,7 +70,7 @@ export function AdminImportsPage(props: { page: AdminPage; campaigns: { id: stri
         <button type="submit">Check the files</button>
       </form>
       <section id="import-report" aria-live="polite">
-        {props.outcome && <ImportOutcomeView outcome={props.outcome} />}
+        {props.outcome ? <ImportOutcomeView outcome={props.outcome} /> : ''}
       </section>
     </AdminLayout>
   );
@@ -107,9 +107,7 @@ export function ImportOutcomeView(props: { outcome: ImportOutcome }) {
           <tbody>
             {KINDS.map(([key, label]) => (
               <tr data-kind={key}>
-                <td class="lead" safe>
-                  {label}
-                </td>
+                <td class="lead">{label}</td>
                 <td class="num money" safe>
                   {r.counts[key].toLocaleString('en')}
                 </td>
@@ -124,7 +122,7 @@ export function ImportOutcomeView(props: { outcome: ImportOutcome }) {
           </tbody>
         </table>
       </div>
-      <h3>{r.problemCount === 0 ? 'No problem rows' : `${r.problemCount.toLocaleString('en')} problem ${r.problemCount === 1 ? 'row' : 'rows'}: skipped, the rest ${r.dryRun ? 'will be' : 'was'} imported`}</h3>
+      <h3 safe>{r.problemCount === 0 ? 'No problem rows' : `${r.problemCount.toLocaleString('en')} problem ${r.problemCount === 1 ? 'row' : 'rows'}: skipped, the rest ${r.dryRun ? 'will be' : 'was'} imported`}</h3>
       {r.problems.length > 0 && (
         <div class="table-wrap">
           <table id="import-problems" class="stack">
