@@ -10,8 +10,15 @@ import { page } from '../modules/links/page';
 import { SLUG_PATTERN } from '../modules/links/service';
 import { subOf } from '../modules/links/traffic';
 
-const CLIENT_JS = readFileSync(join(import.meta.dir, '../modules/links/client.js'), 'utf8');
-const CLIENT_ETAG = `"${Bun.hash(CLIENT_JS).toString(36)}"`;
+const CLIENT_SOURCE = readFileSync(join(import.meta.dir, '../modules/links/client.js'), 'utf8');
+const DEFAULT_REF = 'var REF = ["via","fpr","ref","ps_partner_key"];';
+
+/** The browser client with this service's referral parameters (LEGACY_REF_PARAMS), and its ETag. */
+function clientScript(refParams: string[]): { text: string; etag: string } {
+  if (!CLIENT_SOURCE.includes(DEFAULT_REF)) throw new Error('client.js no longer holds the referral parameters line this route fills in');
+  const text = CLIENT_SOURCE.replace(DEFAULT_REF, `var REF = ${JSON.stringify(refParams)};`);
+  return { text, etag: `"${Bun.hash(text).toString(36)}"` };
+}
 
 const notFoundPage = (headers: Record<string, string>) =>
   page('Link not found', '<h1>Link not found</h1><p>This share link does not exist. Check the address you were given.</p>', 404, headers);
@@ -83,6 +90,7 @@ const idHeader = (via: ShareLinkVia | undefined): Record<string, string> => (via
 
 export function redirectRoutes(ctx: AppContext) {
   const shareLink = shareLinkHandler(ctx);
+  const client = clientScript(ctx.config.legacyRefParams);
   return new Elysia()
     .get('/r/:slug', ({ params, request }) => shareLink(request, params.slug), {
       // pages for visitors, not API operations: kept out of the OpenAPI document
@@ -94,11 +102,11 @@ export function redirectRoutes(ctx: AppContext) {
         const headers = {
           'content-type': 'text/javascript; charset=utf-8',
           'cache-control': 'public, max-age=3600, stale-while-revalidate=86400',
-          etag: CLIENT_ETAG,
+          etag: client.etag,
           'access-control-allow-origin': '*',
         };
-        if (request.headers.get('if-none-match') === CLIENT_ETAG) return new Response(null, { status: 304, headers });
-        return new Response(CLIENT_JS, { headers });
+        if (request.headers.get('if-none-match') === client.etag) return new Response(null, { status: 304, headers });
+        return new Response(client.text, { headers });
       },
       { detail: { hide: true, summary: 'The browser client' } },
     );

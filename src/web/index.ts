@@ -12,6 +12,7 @@ import { notificationRoutes } from './portal/notifications';
 import { embedRoutes } from './embed';
 import { adminKit } from './admin/kit';
 import { adminResourceRoutes } from './admin/resources';
+import { adminImportRoutes } from './admin/imports';
 import { portalResourceRoutes } from './portal/resources';
 import { payoutMethodPortalRoutes } from './portal/payout-method';
 
@@ -63,5 +64,6 @@ export function webRoutes(ctx: AppContext) {
     .use(portalRoutes(ctx))
     .use(portalResourceRoutes(ctx))
     .use(adminRoutes(ctx))
-    .use(adminResourceRoutes(ctx, adminKit(ctx)));
+    .use(adminResourceRoutes(ctx, adminKit(ctx)))
+    .use(adminImportRoutes(ctx, adminKit(ctx)));
 }

@@ -118,6 +118,21 @@ describe('a Rewardful export', () => {
   });
 });
 
+test('with invite, a new partner waits for the invite it is mailed once the import has committed', async () => {
+  const form = new FormData();
+  form.set('source', 'rewardful');
+  form.set('invite', 'true');
+  form.set('campaignId', campaignId);
+  form.set('affiliates.csv', new Blob(['id,email,first_name,token\ninv-1,invited@example.com,Ivy,ivy\n']), 'affiliates.csv');
+  form.set('referrals.csv', new Blob(['id,affiliate_id,stripe_customer_id\n']), 'referrals.csv');
+  form.set('commissions.csv', new Blob(['id,affiliate_id,referral_id,amount_cents,currency,state\n']), 'commissions.csv');
+  const res = await postImport(svc, form);
+  expect(res.status).toBe(200);
+  expect(res.body.counts).toMatchObject({ partners: 1, links: 1 });
+  expect([...(await svc.sql`select activated_at from partners where email = 'invited@example.com'`)]).toEqual([{ activated_at: null }]);
+  expect(await svc.mail.magicLink('invited@example.com')).toContain('/auth/magic');
+});
+
 describe('refusals', () => {
   const file = (name: string, text: string) => ({ name, blob: new Blob([text]) });
   const custom = (fields: Record<string, string>, files: { name: string; blob: Blob }[]) => {

@@ -31,6 +31,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/api-keys', label: 'API keys' },
   { href: '/admin/emails', label: 'Emails' },
   { href: '/admin/settings', label: 'Settings' },
+  { href: '/admin/imports', label: 'Import' },
 ];
 
 /** The navigation with its waiting counts: a small badge beside Applications and Review. */
