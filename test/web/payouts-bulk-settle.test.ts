@@ -92,7 +92,7 @@ test('tick payouts paid by hand, mark them paid with a reference: all or nothing
   await page.click('[data-bulk-bar] button:has-text("Mark paid…")');
   expect(await page.textContent('h1')).toBe('Mark 3 payouts paid (40.00 EUR + 81.00 USD)');
   expect(await page.textContent('.confirm-body')).toContain('Use this once the money has reached 3 partners.');
-  const totals = await page.locator('#bulk-totals tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+  const totals = await page.locator('#bulk-totals tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent!.trim())));
   expect(totals).toEqual([
     ['EUR', '1', '40.00 EUR'],
     ['USD', '2', '81.00 USD'],
