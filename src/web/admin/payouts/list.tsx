@@ -12,7 +12,7 @@ import { EmptyState, formatMoney, href, menuId, Pager, parsePage, parseSort, pay
 import { plural } from '../kit/bulk';
 import { AdminLayout, type AdminKit } from '../kit';
 import { payoutHref, PayoutsTable, RowCheck } from '../tables';
-import { DEFAULT_SORT, DONE, LIST, ListQuery, PAGE_SIZE, readStatus, runTitle, viewOf, type Outcome, type View } from './view';
+import { DEFAULT_SORT, DONE, handSettled, LIST, ListQuery, PAGE_SIZE, readStatus, runTitle, viewOf, type Outcome, type View } from './view';
 import { settleConfirm, SettleBody } from './settle';
 import { RunSummary } from './run';
 import { DueNow } from './held';
@@ -27,7 +27,19 @@ export async function listView(ctx: AppContext, page: AdminPage, query: Record<s
     previewRun(ctx.sql, ctx.config.minPayout, { stripe: ctx.payoutProvider.stripe !== null }),
   ]);
   return (
-    <PayoutsPage page={page} rows={rows} total={total} any={any} view={view} sort={sort} pageNumber={paging.page} preview={preview} minPayout={ctx.config.minPayout} outcome={outcome} />
+    <PayoutsPage
+      page={page}
+      rows={rows}
+      total={total}
+      any={any}
+      view={view}
+      sort={sort}
+      pageNumber={paging.page}
+      preview={preview}
+      minPayout={ctx.config.minPayout}
+      outcome={outcome}
+      tickable={handSettled(ctx)}
+    />
   ) as string;
 }
 
@@ -64,6 +76,8 @@ function PayoutsPage(props: {
   preview: RunPreview;
   minPayout: string;
   outcome: Outcome;
+  /** Rows the bulk bar can mark paid (handSettled). */
+  tickable: (p: { provider: string; status: string }) => boolean;
 }) {
   const v = props.view;
   const csrf = props.page.csrf;
@@ -112,7 +126,7 @@ function PayoutsPage(props: {
           <form method="get" action={`${LIST}/bulk`} id="bulk" class="bulk" aria-label="Act on the ticked payouts">
             {Object.entries(v).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
             <div class="bulk-bar" data-bulk-bar="bulk">
-              <span data-bulk-count>Tick pending payouts to mark them paid</span>
+              <span data-bulk-count>Tick payouts paid by hand to mark them paid</span>
               <button type="submit" class="secondary">
                 Mark paid…
               </button>
@@ -124,7 +138,7 @@ function PayoutsPage(props: {
             caption={`Payouts, ${props.sort.key === 'amount' ? 'by amount' : props.sort.dir === 'asc' ? 'oldest first' : 'newest first'}`}
             sorting={{ sort: props.sort, path: LIST, query: v }}
             selectAll="bulk"
-            select={(p) => (p.status === 'pending' ? <RowCheck id={p.id} form="bulk" label={`Select ${formatMoney(p.amount, p.currency)} to ${partners.get(p.partnerId) ?? p.partnerId}`} /> : '')}
+            select={(p) => (props.tickable(p) ? <RowCheck id={p.id} form="bulk" label={`Select ${formatMoney(p.amount, p.currency)} to ${partners.get(p.partnerId) ?? p.partnerId}`} /> : '')}
             actions={(p) => ({
               title: `${formatMoney(p.amount, p.currency)} to ${partners.get(p.partnerId) ?? p.partnerId}`,
               items: (

@@ -1,5 +1,6 @@
 // What the payouts pages share: the list's address, its view in the URL, the run's title, the notices.
 import { t } from 'elysia';
+import type { AppContext } from '../../../context';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../../../modules/payouts/service';
 import { SORTS, type RunPreview } from '../../../modules/reports/money';
 import type { Sort } from '../../ui';
@@ -46,3 +47,12 @@ export const DONE: Record<string, string> = {
 
 /** How each rail reads on the admin pages. */
 export const RAIL_LABELS: Record<string, string> = { stripe: 'Stripe', paypal: 'PayPal', wise: 'Wise', manual: 'By hand' };
+
+/**
+ * Whether the program settles this payout by hand (bulk "Mark paid"): pending or processing on a rail
+ * the service does not call (by hand, Wise, PayPal without its API: paid from an upload file).
+ */
+export function handSettled(ctx: AppContext): (p: { provider: string; status: string }) => boolean {
+  const rails = new Set(['manual', 'wise', ...(ctx.payoutProvider.paypalApi ? [] : ['paypal'])]);
+  return (p) => (p.status === 'pending' || p.status === 'processing') && rails.has(p.provider);
+}
