@@ -3,6 +3,7 @@
 import { Cron } from 'croner';
 import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
+import { CLICK_PARTITIONS_CRON, runClickPartitionsJob } from './click-partitions';
 import { runPayoutJob } from './payouts';
 import { PAYOUT_RAILS_CRON, runPayoutRailsJob } from './payout-rails';
 import { ROLLUP_FOLD_CRON, runRollupFoldJob } from './rollups';
@@ -27,10 +28,13 @@ export function startScheduler(ctx: AppContext): Scheduler {
     job('payouts', ctx.config.payoutCron, runPayoutJob),
     job('statements', ctx.config.statementCron, (c) => runStatementJob(c)),
     job('rollups', ROLLUP_FOLD_CRON, runRollupFoldJob),
+    job('click-partitions', CLICK_PARTITIONS_CRON, runClickPartitionsJob),
     job('payout-rails', PAYOUT_RAILS_CRON, runPayoutRailsJob),
   ];
-  // payouts a crash left pending for a rail are handed over again at once
+  // payouts a crash left pending for a rail are handed over again at once; the clicks' months ahead
+  // exist before the redirect needs them, whenever the process last ran
   jobs.at(-1)!.trigger();
+  jobs.find((j) => j.name === 'click-partitions')!.trigger();
   ctx.log.info('scheduler started', {
     jobs: jobs.map((j) => ({ name: j.name, next: j.nextRun()?.toISOString() ?? null })),
   });
