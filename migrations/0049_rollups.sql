@@ -125,7 +125,8 @@ begin
   insert into rollup_deltas (day, partner_id, campaign_id, link_id, clicks, filtered)
   select k.day, g.partner_id, g.campaign_id, g.link_id, sum(k.n - k.f), sum(k.f)
   from (
-    select (n.created_at at time zone 'UTC')::date as day, n.partner_id, n.campaign_id, n.link_id,
+    -- the day from the id: a partitioned table's transition rows may lack the generated created_at
+    select (partnerd_id_time(n.id) at time zone 'UTC')::date as day, n.partner_id, n.campaign_id, n.link_id,
       count(*) as n, count(*) filter (where n.uncredited_reason is not null) as f
     from new_clicks n group by 1, 2, 3, 4
   ) k

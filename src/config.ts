@@ -41,6 +41,8 @@ const EnvSchema = T.Object({
   PARTNER_SIGNUP: T.Union([T.Literal('open'), T.Literal('closed'), T.Literal('review')], { default: 'closed' }),
   /** Days a commission is held before automatic approval, when its campaign says nothing. */
   HOLDBACK_DAYS: Int(30, 0, 3650),
+  /** Days clicks are kept; older months' partitions are dropped whole (rollups, attributions and commissions stay). Unset: keep. */
+  CLICK_RETENTION_DAYS: T.Optional(T.String({ pattern: '^[0-9]{1,5}$', minimum: 1, maximum: 36500 })),
   /** When the holdback approval job runs (cron expression, UTC). */
   APPROVAL_CRON: T.String({ default: '0 * * * *' }),
   /** When the payout run happens (cron expression, UTC). */
@@ -199,6 +201,7 @@ function toConfig(env: Env, adminEmails: string[]) {
     minPayout: env.MIN_PAYOUT,
     fraudClicksPerIpHour: Number(env.FRAUD_CLICKS_PER_IP_HOUR),
     reviewAbove: env.REVIEW_ABOVE,
+    clickRetentionDays: env.CLICK_RETENTION_DAYS === undefined ? null : Number(env.CLICK_RETENTION_DAYS),
     webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS),
     webhookConcurrency: Number(env.WEBHOOK_CONCURRENCY),
     webhookAutoRetry: flag(env.WEBHOOK_AUTO_RETRY),

@@ -3,6 +3,7 @@
 import { Cron } from 'croner';
 import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
+import { CLICK_PARTITIONS_CRON, runClickPartitionsJob } from './click-partitions';
 import { runFxRatesJob } from './fx-rates';
 import { runPayoutJob } from './payouts';
 import { PAYOUT_RAILS_CRON, runPayoutRailsJob } from './payout-rails';
@@ -28,11 +29,14 @@ export function startScheduler(ctx: AppContext): Scheduler {
     job('payouts', ctx.config.payoutCron, runPayoutJob),
     job('statements', ctx.config.statementCron, (c) => runStatementJob(c)),
     job('rollups', ROLLUP_FOLD_CRON, runRollupFoldJob),
+    job('click-partitions', CLICK_PARTITIONS_CRON, runClickPartitionsJob),
     job('payout-rails', PAYOUT_RAILS_CRON, runPayoutRailsJob),
     ...(ctx.config.fxRatesUrl ? [job('fx-rates', ctx.config.fxRatesCron, runFxRatesJob)] : []),
   ];
-  // payouts a crash left pending for a rail are handed over again at once
+  // payouts a crash left pending for a rail are handed over again at once; the clicks' months ahead
+  // exist before the redirect needs them, whenever the process last ran
   jobs.find((j) => j.name === 'payout-rails')!.trigger();
+  jobs.find((j) => j.name === 'click-partitions')!.trigger();
   ctx.log.info('scheduler started', {
     jobs: jobs.map((j) => ({ name: j.name, next: j.nextRun()?.toISOString() ?? null })),
   });

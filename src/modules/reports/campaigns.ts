@@ -4,7 +4,8 @@
 import type { Sql } from '../../db';
 import { envelopeBody } from '../webhooks/service';
 import type { PartnerStatus } from '../partners/model';
-import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, within } from './figures';
+import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, rollupWhen, splitSpan, withinAny } from './figures';
+import { earnedOf, rollCte, rolledOver } from './rollups';
 
 /** A half-open time range [start, end). */
 export type Span = { start: Date; end: Date };
@@ -33,12 +34,15 @@ export async function campaignNumbers(sql: Sql, input: { campaignIds: string[] }
   if (input.campaignIds.length === 0) return out;
   const { start, end } = input;
   const ids = input.campaignIds;
-  const span = { start, end };
+  // whole days from the campaigns' rollup rows, today (and part-days) from the rows themselves
+  const parts = splitSpan({ start, end });
+  const span = parts.raw;
+  const rolledCampaigns = rolledOver(sql, 'campaign_id', sql`r.partner_id = '' and r.campaign_id = any(${ids}) and r.link_id = ''`, parts.days);
   const counts = sql<{ id: string; partners: number; clicks: number; filtered: number; converted: number; conversions: number }[]>`
     with k as (
       select l.campaign_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = any(${ids}) ${within(sql, 'c.created_at', span)} group by 1
+      where l.campaign_id = any(${ids}) ${withinAny(sql, 'c.created_at', span)} group by 1
     ),
     cv as (
       select t.campaign_id, count(distinct t.click_id)::int as n
@@ -64,35 +68,45 @@ export async function campaignNumbers(sql: Sql, input: { campaignIds: string[] }
     ),
     m as (
       select x.campaign_id, x.currency, sum(x.amount)::bigint as n from commissions x
-      where x.campaign_id = any(${ids}) ${within(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')}
+      where x.campaign_id = any(${ids}) ${withinAny(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')}
       group by 1, 2
     )
     select coalesce(r.campaign_id, m.campaign_id) as campaign_id, coalesce(r.currency, m.currency) as currency,
            coalesce(r.n, 0)::bigint as revenue, coalesce(m.n, 0)::bigint as commissions
     from r full join m on m.campaign_id = r.campaign_id and m.currency = r.currency`;
-  const [countRows, moneyRows, currencies] = await Promise.all([
+  const [countRows, moneyRows, currencies, rolled] = await Promise.all([
     counts,
     money,
     sql<{ id: string; currency: string }[]>`select id, currency from campaigns where id = any(${ids})`,
+    rolledCampaigns,
   ]);
   const currencyOf = new Map(currencies.map((c) => [c.id, c.currency]));
   for (const row of countRows) {
+    const r = rolled.get(row.id);
     out.set(row.id, {
       campaignId: row.id,
       partners: row.partners,
-      clicks: row.clicks,
-      filteredClicks: row.filtered,
-      convertedClicks: row.converted,
-      conversions: row.conversions,
+      clicks: row.clicks + (r?.clicks ?? 0),
+      filteredClicks: row.filtered + (r?.filtered ?? 0),
+      convertedClicks: row.converted + (r?.converted ?? 0),
+      conversions: row.conversions + (r?.customers ?? 0),
       revenue: 0n,
       commissions: 0n,
       money: [],
     });
   }
-  for (const row of moneyRows) {
+  const moneyOf = new Map<string, { campaign_id: string; currency: string; revenue: bigint; commissions: bigint }>();
+  const addMoney = (campaignId: string, currency: string, revenue: bigint, commissions: bigint) => {
+    const key = `${campaignId} ${currency}`;
+    const o = moneyOf.get(key);
+    moneyOf.set(key, { campaign_id: campaignId, currency, revenue: (o?.revenue ?? 0n) + revenue, commissions: (o?.commissions ?? 0n) + commissions });
+  };
+  for (const row of moneyRows) addMoney(row.campaign_id, row.currency, BigInt(row.revenue), BigInt(row.commissions));
+  for (const [id, r] of rolled) for (const m of r.money) if (m.revenue !== 0n || earnedOf(m) !== 0n) addMoney(id, m.currency, m.revenue, earnedOf(m));
+  for (const row of [...moneyOf.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1))) {
     const entry = out.get(row.campaign_id);
     if (!entry) continue;
-    const m = { currency: row.currency, revenue: BigInt(row.revenue), commissions: BigInt(row.commissions) };
+    const m = { currency: row.currency, revenue: row.revenue, commissions: row.commissions };
     if (row.currency === currencyOf.get(row.campaign_id)) {
       entry.revenue = m.revenue;
       entry.commissions = m.commissions;
@@ -119,14 +133,15 @@ export async function campaignPartners(
   input: { campaignId: string; currency: string; limit: number } & Span,
 ): Promise<{ partners: CampaignPartner[]; total: number }> {
   const { campaignId: id, start, end, currency } = input;
-  const span = { start, end };
+  const parts = splitSpan({ start, end });
+  const span = parts.raw;
   const rows = await sql<
     { id: string; name: string; email: string; status: CampaignPartner['status']; clicks: number; filtered: number; converted: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
   >`
     with k as (
       select c.partner_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} ${within(sql, 'c.created_at', span)} group by 1
+      where l.campaign_id = ${id} ${withinAny(sql, 'c.created_at', span)} group by 1
     ),
     cv as (
       select t.partner_id, count(distinct t.click_id)::int as n from (${convertedClicks(sql, sql`t.campaign_id = ${id}`, span)}) t group by 1
@@ -138,19 +153,22 @@ export async function campaignPartners(
     ),
     m as (
       select x.partner_id, sum(x.amount)::bigint as n from commissions x
-      where x.campaign_id = ${id} ${within(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')} and x.currency = ${currency}
+      where x.campaign_id = ${id} ${withinAny(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')} and x.currency = ${currency}
       group by 1
-    )
+    ),
+    ${rollCte(sql, 'partner_id', sql`r.partner_id <> '' and r.campaign_id = ${id} and r.link_id = ''`, currency, rollupWhen(sql, 'r', parts.days))}
     select p.id, p.name, p.email,
            partner_status(p) as status,
-           coalesce(k.n, 0) - coalesce(k.filtered, 0) as clicks, coalesce(k.filtered, 0) as filtered, coalesce(cv.n, 0) as converted,
-           coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
-           coalesce(m.n, 0)::bigint as commissions, count(*) over ()::int as total
+           coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(k.filtered, 0) + coalesce(roll.filtered, 0) as filtered,
+           coalesce(cv.n, 0) + coalesce(roll.converted, 0) as converted,
+           coalesce(v.n, 0) + coalesce(roll.conversions, 0) as conversions, (coalesce(v.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
+           (coalesce(m.n, 0) + coalesce(roll.commissions, 0))::bigint as commissions, count(*) over ()::int as total
     from partner_campaigns pc
     join partners p on p.id = pc.partner_id
     left join k on k.partner_id = p.id left join cv on cv.partner_id = p.id left join v on v.partner_id = p.id left join m on m.partner_id = p.id
+    left join roll on roll.k = p.id
     where pc.campaign_id = ${id}
-    order by coalesce(m.n, 0) desc, coalesce(k.n, 0) - coalesce(k.filtered, 0) desc, p.name, p.id
+    order by coalesce(m.n, 0) + coalesce(roll.commissions, 0) desc, coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) desc, p.name, p.id
     limit ${input.limit}`;
   return {
     total: rows[0]?.total ?? 0,
@@ -181,22 +199,23 @@ export async function campaignLinks(
   input: { campaignId: string; currency: string; limit: number } & Span,
 ): Promise<{ links: CampaignLink[]; total: number }> {
   const { campaignId: id, start, end, currency } = input;
-  const span = { start, end };
+  const parts = splitSpan({ start, end });
+  const span = parts.raw;
   const rows = await sql<
     { id: string; slug: string; partner_id: string; partner_name: string; clicks: number; filtered: number; converted: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
   >`
     with k as (
       select c.link_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} ${within(sql, 'c.created_at', span)} group by 1
+      where l.campaign_id = ${id} ${withinAny(sql, 'c.created_at', span)} group by 1
     ),
     cv as (
       select c.link_id, count(*)::int as n
       from (${convertedClicks(sql, sql`t.campaign_id = ${id}`, span)}) t join clicks c on c.id = t.click_id group by 1
     ),
     a as (
-      select a.id, a.event_id, a.user_id, a.occurred_at, c.link_id from attributions a join clicks c on c.id = a.click_id
-      where a.campaign_id = ${id} ${within(sql, 'a.occurred_at', span)}
+      select a.id, a.event_id, a.user_id, a.occurred_at, partnerd_attribution_link(a.user_id, a.click_id) as link_id from attributions a
+      where a.click_id is not null and a.campaign_id = ${id} ${withinAny(sql, 'a.occurred_at', span)}
     ),
     v as (
       select x.link_id, (count(distinct x.user_id) filter (where x.first))::int as n,
@@ -207,16 +226,19 @@ export async function campaignLinks(
     m as (
       select a.link_id, sum(m.amount)::bigint as n from commissions m join a on a.id = m.attribution_id
       where ${earnedCommission(sql, 'm')} and m.currency = ${currency} group by 1
-    )
+    ),
+    ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id <> ''`, currency, rollupWhen(sql, 'r', parts.days))}
     select l.id, l.slug, l.partner_id, p.name as partner_name,
-           coalesce(k.n, 0) - coalesce(k.filtered, 0) as clicks, coalesce(k.filtered, 0) as filtered, coalesce(cv.n, 0) as converted,
-           coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue,
-           coalesce(m.n, 0)::bigint as commissions, count(*) over ()::int as total
+           coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(k.filtered, 0) + coalesce(roll.filtered, 0) as filtered,
+           coalesce(cv.n, 0) + coalesce(roll.converted, 0) as converted,
+           coalesce(v.n, 0) + coalesce(roll.conversions, 0) as conversions, (coalesce(v.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
+           (coalesce(m.n, 0) + coalesce(roll.commissions, 0))::bigint as commissions, count(*) over ()::int as total
     from links l
     join partners p on p.id = l.partner_id
     left join k on k.link_id = l.id left join cv on cv.link_id = l.id left join v on v.link_id = l.id left join m on m.link_id = l.id
+    left join roll on roll.k = l.id
     where l.campaign_id = ${id}
-    order by coalesce(k.n, 0) - coalesce(k.filtered, 0) desc, l.id desc
+    order by coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) desc, l.id desc
     limit ${input.limit}`;
   return {
     total: rows[0]?.total ?? 0,

@@ -54,22 +54,22 @@ export const earnedCommission = (sql: Sql, alias: string): Fragment => sql`${sql
  * with `byCampaign`, among the attributions matching `scope` (a fragment on `a`) whose sale is in
  * `span`, with `user_id` and `first` (the customer's first sale).
  */
-export function partnerSales(sql: Sql, scope: Fragment, span: Span, byCampaign = false): Fragment {
+export function partnerSales(sql: Sql, scope: Fragment, span: Span | Span[], byCampaign = false): Fragment {
   return sql`
     select distinct a.partner_id, ${byCampaign ? sql`a.campaign_id,` : sql``} a.event_id, a.user_id, ${firstSale(sql, 'a.user_id', 'a.occurred_at')} as first
     from attributions a
-    where ${scope} ${within(sql, 'a.occurred_at', span)}`;
+    where ${scope} ${Array.isArray(span) ? withinAny(sql, 'a.occurred_at', span) : within(sql, 'a.occurred_at', span)}`;
 }
 
 /**
  * Converted clicks: the distinct clicks of the span (click ids carry their time) that are a
  * referral's touch, with their partner and campaign; `scope` is a fragment on `t`.
  */
-export function convertedClicks(sql: Sql, scope: Fragment, span: Span): Fragment {
+export function convertedClicks(sql: Sql, scope: Fragment, span: Span | Span[]): Fragment {
   return sql`
     select distinct t.click_id, t.partner_id, t.campaign_id
     from referral_touches t
-    where t.click_id is not null and ${scope} ${idWithin(sql, 't.click_id', 'click', span)}`;
+    where t.click_id is not null and ${scope} ${Array.isArray(span) ? idWithinAny(sql, 't.click_id', 'click', span) : idWithin(sql, 't.click_id', 'click', span)}`;
 }
 
 /** The conversion rate as a fraction in [0, 1]: converted clicks / credited clicks; null without clicks. */
@@ -83,4 +83,68 @@ export function earningsPerClick(commissions: bigint, clicks: number): bigint | 
   if (clicks <= 0) return null;
   const n = BigInt(clicks);
   return (commissions * 2n + n) / (2n * n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole days read the rollups (migrations/0049_rollups.sql); today and part-days read raw rows.
+
+const DAY_MS = 86_400_000;
+const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+const ceilDay = (d: Date) => new Date(Math.ceil(d.getTime() / DAY_MS) * DAY_MS);
+
+/**
+ * A range cut in two: the whole UTC days before today (`days`, `from` null: since the beginning),
+ * read from the rollups, and what is left (`raw`: today, and a part-day at either end), read from
+ * the rows themselves. Together they are the range, each moment once.
+ */
+export type SpanParts = { days: { from: Date | null; to: Date } | null; raw: Span[] };
+
+export function splitSpan(span: Span, now: Date = new Date()): SpanParts {
+  const from = span.start ? ceilDay(span.start) : null;
+  const to = new Date(Math.min(floorDay(span.end).getTime(), floorDay(now).getTime()));
+  if (from !== null && from.getTime() >= to.getTime()) return { days: null, raw: [span] };
+  const raw: Span[] = [];
+  if (span.start && span.start.getTime() < from!.getTime()) raw.push({ start: span.start, end: from! });
+  if (to.getTime() < span.end.getTime()) raw.push({ start: span.start && span.start > to ? span.start : to, end: span.end });
+  return { days: { from, to }, raw };
+}
+
+const firstOfMonth = (d: Date, up: boolean) => {
+  const m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+  return up && m.getTime() < d.getTime() ? new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) : m;
+};
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The rollup rows (`alias`: a row of rollup_facts) covering `days` once: whole months from the month
+ * rows, the days around them from the day rows. `false` without days.
+ */
+export function rollupWhen(sql: Sql, alias: string, days: SpanParts['days']): Fragment {
+  if (!days) return sql`false`;
+  const unit = sql(`${alias}.unit`);
+  const day = sql(`${alias}.day`);
+  const m0 = days.from ? firstOfMonth(days.from, true) : null;
+  const m1 = firstOfMonth(days.to, false);
+  if (m0 !== null && m0.getTime() >= m1.getTime()) {
+    return sql`(${unit} = 'd' and ${day} >= ${isoDay(days.from!)}::date and ${day} < ${isoDay(days.to)}::date)`;
+  }
+  const head = days.from ? sql`or (${unit} = 'd' and ${day} >= ${isoDay(days.from)}::date and ${day} < ${isoDay(m0!)}::date)` : sql``;
+  return sql`(
+    (${unit} = 'm' ${m0 ? sql`and ${day} >= ${isoDay(m0)}::date` : sql``} and ${day} < ${isoDay(m1)}::date)
+    ${head}
+    or (${unit} = 'd' and ${day} >= ${isoDay(m1)}::date and ${day} < ${isoDay(days.to)}::date))`;
+}
+
+/** `and column in one of the spans`; `and false` for none. */
+export function withinAny(sql: Sql, column: string, spans: Span[]): Fragment {
+  if (spans.length === 0) return sql`and false`;
+  const one = (s: Span) => sql`(${s.start ? sql`${sql(column)} >= ${s.start} and` : sql``} ${sql(column)} < ${s.end})`;
+  return spans.length === 1 ? sql`and ${one(spans[0]!)}` : sql`and (${one(spans[0]!)} or ${one(spans[1]!)})`;
+}
+
+/** `and id in one of the spans` for a table keyed by time-sortable ids. */
+export function idWithinAny(sql: Sql, column: string, kind: 'click' | 'attribution' | 'commission' | 'partner', spans: Span[]): Fragment {
+  if (spans.length === 0) return sql`and false`;
+  const one = (s: Span) => sql`(${s.start ? sql`${sql(column)} >= ${idFloor(kind, s.start)} and` : sql``} ${sql(column)} < ${idFloor(kind, s.end)})`;
+  return spans.length === 1 ? sql`and ${one(spans[0]!)}` : sql`and (${one(spans[0]!)} or ${one(spans[1]!)})`;
 }

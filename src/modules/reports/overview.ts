@@ -7,7 +7,8 @@
 // click of one period belong together even when an event arrived late.
 import type { Sql } from '../../db';
 import { minorToNumber } from '../../lib/money';
-import { convertedClicks, earnedCommission, filteredClick, firstSale, idWithin, within } from './figures';
+import { convertedClicks, creditedClick, earnedCommission, filteredClick, firstSale, idWithin, idWithinAny, rollupWhen, splitSpan, withinAny, type Span } from './figures';
+import { earnedOf, grain, rolledOver } from './rollups';
 
 export { earningsPerClick } from './figures';
 
@@ -32,14 +33,44 @@ export type OverviewTotals = {
   money: MoneyTotal[];
 };
 
-/** Totals of one period; one statement, each table read once over its range. */
+/**
+ * Totals of one period: its whole days from the program's rollup rows, today (and part-days) from
+ * the rows themselves (docs/analytics.md), new partners from the partners' ids.
+ */
 export async function overviewTotals(sql: Sql, period: Period): Promise<OverviewTotals> {
-  const { start, end } = period;
-  const span = { start, end };
-  const [row] = await sql<{ clicks: number; filtered: number; converted: number; conversions: number; sales: number; partners: number; money: { currency: string; revenue: string; commissions: string }[] | null }[]>`
+  const parts = splitSpan({ start: period.start, end: period.end });
+  const [rolled, raw, [partners]] = await Promise.all([
+    rolledOver(sql, null, grain(sql, {}), parts.days),
+    parts.raw.length > 0 ? rawTotals(sql, parts.raw) : Promise.resolve(null),
+    sql<{ n: number }[]>`select count(*)::int as n from partners p where true ${idWithin(sql, 'p.id', 'partner', period)}`,
+  ]);
+  const r = rolled.get('');
+  const money = new Map<string, MoneyTotal>();
+  const add = (currency: string, revenue: bigint, commissions: bigint) => {
+    const m = money.get(currency) ?? { currency, revenue: 0n, commissions: 0n };
+    money.set(currency, { currency, revenue: m.revenue + revenue, commissions: m.commissions + commissions });
+  };
+  for (const m of r?.money ?? []) add(m.currency, m.revenue, earnedOf(m));
+  for (const m of raw?.money ?? []) add(m.currency, m.revenue, m.commissions);
+  return {
+    clicks: (r?.clicks ?? 0) + (raw?.clicks ?? 0),
+    filteredClicks: (r?.filtered ?? 0) + (raw?.filteredClicks ?? 0),
+    convertedClicks: (r?.converted ?? 0) + (raw?.convertedClicks ?? 0),
+    conversions: (r?.customers ?? 0) + (raw?.conversions ?? 0),
+    sales: (r?.sales ?? 0) + (raw?.sales ?? 0),
+    newPartners: partners!.n,
+    money: [...money.values()]
+      .filter((m) => m.revenue !== 0n || m.commissions !== 0n)
+      .sort((a, b) => (a.commissions !== b.commissions ? (a.commissions > b.commissions ? -1 : 1) : a.revenue !== b.revenue ? (a.revenue > b.revenue ? -1 : 1) : a.currency < b.currency ? -1 : 1)),
+  };
+}
+
+/** The totals of the rows themselves over a few short spans (today, part-days): one statement. */
+async function rawTotals(sql: Sql, spans: Span[]): Promise<Omit<OverviewTotals, 'newPartners'>> {
+  const [row] = await sql<{ clicks: number; filtered: number; converted: number; conversions: number; sales: number; money: { currency: string; revenue: string; commissions: string }[] | null }[]>`
     with ev as not materialized (
       select e.id, e.user_id, e.occurred_at, e.amount, e.currency from events e
-      where e.attribution_status = 'attributed' ${within(sql, 'e.occurred_at', span)}
+      where e.attribution_status = 'attributed' ${withinAny(sql, 'e.occurred_at', spans)}
     ),
     rev as (
       select currency, sum(amount)::bigint as revenue from ev where currency is not null group by currency
@@ -56,22 +87,18 @@ export async function overviewTotals(sql: Sql, period: Period): Promise<Overview
       from rev full join com on com.currency = rev.currency
     )
     select
-      (select count(*) from clicks k where true ${idWithin(sql, 'k.id', 'click', span)})::int as clicks,
-      (select count(*) from clicks k where ${filteredClick(sql, 'k')} ${within(sql, 'k.created_at', span)})::int as filtered,
-      (select count(*) from (${convertedClicks(sql, sql`true`, span)}) x)::int as converted,
+      (select count(*) from clicks k where true ${idWithinAny(sql, 'k.id', 'click', spans)})::int as clicks,
+      (select count(*) from clicks k where ${filteredClick(sql, 'k')} ${withinAny(sql, 'k.created_at', spans)})::int as filtered,
+      (select count(*) from (${convertedClicks(sql, sql`true`, spans)}) x)::int as converted,
       (select count(distinct ev.user_id) from ev where ${firstSale(sql, 'ev.user_id', 'ev.occurred_at')})::int as conversions,
       (select count(*) from ev)::int as sales,
-      (select count(*) from partners p where true ${idWithin(sql, 'p.id', 'partner', span)})::int as partners,
-      (select json_agg(json_build_object('currency', currency, 'revenue', revenue::text, 'commissions', commissions::text)
-                       order by commissions desc, revenue desc, currency)
-        from money) as money`;
+      (select json_agg(json_build_object('currency', currency, 'revenue', revenue::text, 'commissions', commissions::text)) from money) as money`;
   return {
     clicks: row!.clicks - row!.filtered,
     filteredClicks: row!.filtered,
     convertedClicks: row!.converted,
     conversions: row!.conversions,
     sales: row!.sales,
-    newPartners: row!.partners,
     money: (row!.money ?? []).map((m) => ({ currency: m.currency, revenue: BigInt(m.revenue), commissions: BigInt(m.commissions) })),
   };
 }
@@ -118,6 +145,7 @@ export type MoneyPoint = { bucket: string; revenue: number; commissions: number 
 export async function moneySeries(sql: Sql, input: Period & { currency: string; bucket: Bucket }): Promise<MoneyPoint[]> {
   const { start, end, currency, bucket } = input;
   const unit = `1 ${bucket}`;
+  const parts = splitSpan({ start, end });
   const rows = await sql<{ bucket: string; revenue: bigint; commissions: bigint }[]>`
     with buckets as (
       select generate_series(
@@ -126,17 +154,26 @@ export async function moneySeries(sql: Sql, input: Period & { currency: string; 
         ${unit}::interval
       ) as b
     ),
+    -- whole days from the program's day rows, today (and part-days) from the events themselves
+    roll as (
+      select date_trunc(${bucket}, r.day::timestamp) as b, sum(r.revenue)::bigint as revenue, sum(r.accrued + r.approved + r.paid)::bigint as commissions
+      from rollup_facts r
+      where ${grain(sql, {})} and r.currency = ${currency} and r.unit = 'd'
+        ${parts.days ? sql`and r.day >= ${parts.days.from ?? start}::date and r.day < ${parts.days.to}::date` : sql`and false`}
+      group by 1
+    ),
     ev as not materialized (
       select e.id, e.amount, e.currency, date_trunc(${bucket}, e.occurred_at at time zone 'UTC') as b from events e
-      where e.occurred_at >= ${start} and e.occurred_at < ${end} and e.attribution_status = 'attributed'
+      where e.attribution_status = 'attributed' ${withinAny(sql, 'e.occurred_at', parts.raw)}
     ),
     rev as (select b, sum(amount)::bigint as n from ev where currency = ${currency} group by b),
     com as (
       select ev.b, sum(c.amount)::bigint as n from ev join commissions c on c.event_id = ev.id
       where c.currency = ${currency} and c.status <> 'reversed' group by ev.b
     )
-    select to_char(buckets.b, 'YYYY-MM-DD') as bucket, coalesce(rev.n, 0)::bigint as revenue, coalesce(com.n, 0)::bigint as commissions
-    from buckets left join rev using (b) left join com using (b)
+    select to_char(buckets.b, 'YYYY-MM-DD') as bucket, (coalesce(rev.n, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
+      (coalesce(com.n, 0) + coalesce(roll.commissions, 0))::bigint as commissions
+    from buckets left join rev using (b) left join com using (b) left join roll using (b)
     order by buckets.b`;
   return rows.map((r) => ({ bucket: r.bucket, revenue: minorToNumber(r.revenue, currency), commissions: minorToNumber(r.commissions, currency) }));
 }
@@ -156,21 +193,33 @@ export type LeaderRow = {
   commissions: bigint;
 };
 
-/** The top partners of a period by commissions earned in `currency` (then revenue, conversions, clicks). */
+/**
+ * The top partners of a period by commissions earned in `currency` (then revenue, conversions,
+ * clicks): whole days from the partners' rollup rows, today from the rows themselves.
+ */
 export async function topPartners(sql: Sql, input: Period & { currency: string; limit: number }): Promise<LeaderRow[]> {
-  const { start, end, currency } = input;
-  const span = { start, end };
+  const { currency } = input;
+  const parts = splitSpan({ start: input.start, end: input.end });
+  const spans = parts.raw;
   const rows = await sql<{ id: string; name: string; email: string; clicks: number; filtered: number; conversions: number; revenue: bigint; commissions: bigint }[]>`
-    with ev as not materialized (
+    with roll as (
+      select r.partner_id, sum(r.clicks)::int as clicks, sum(r.filtered)::int as filtered, sum(r.customers)::int as conversions, sum(r.sales)::int as sales,
+        coalesce(sum(r.revenue) filter (where r.currency = ${currency}), 0)::bigint as revenue,
+        coalesce(sum(r.accrued + r.approved + r.paid) filter (where r.currency = ${currency}), 0)::bigint as commissions
+      from rollup_facts r
+      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${currency}) and ${rollupWhen(sql, 'r', parts.days)}
+      group by 1
+    ),
+    ev as not materialized (
       select e.id, e.user_id, e.occurred_at, e.amount, e.currency from events e
-      where e.attribution_status = 'attributed' ${within(sql, 'e.occurred_at', span)}
+      where e.attribution_status = 'attributed' ${withinAny(sql, 'e.occurred_at', spans)}
     ),
     shared as (
       select distinct a.partner_id, ev.id, ev.user_id, ev.amount, ev.currency, ${firstSale(sql, 'ev.user_id', 'ev.occurred_at')} as first
       from ev join attributions a on a.event_id = ev.id
     ),
     conv as (
-      select partner_id, (count(distinct user_id) filter (where first))::int as n,
+      select partner_id, (count(distinct user_id) filter (where first))::int as n, count(distinct id)::int as sales,
         coalesce(sum(amount) filter (where currency = ${currency}), 0)::bigint as revenue
       from shared group by partner_id
     ),
@@ -178,28 +227,28 @@ export async function topPartners(sql: Sql, input: Period & { currency: string; 
       select c.partner_id, sum(c.amount)::bigint as n from ev join commissions c on c.event_id = ev.id
       where c.currency = ${currency} and ${earnedCommission(sql, 'c')} group by c.partner_id
     ),
-    -- one short index-only range per partner (clicks_partner) rather than a pass over the period's clicks
     clk as (
-      select p.id as partner_id, k.n from partners p
-      cross join lateral (
-        select count(*)::int as n from clicks k where k.partner_id = p.id ${within(sql, 'k.created_at', span)}
-      ) k
-      where k.n > 0
+      select k.partner_id, count(*) filter (where ${creditedClick(sql, 'k')})::int as n, count(*) filter (where ${filteredClick(sql, 'k')})::int as f
+      from clicks k where true ${idWithinAny(sql, 'k.id', 'click', spans)} group by 1
     ),
-    flt as (
-      select k.partner_id, count(*)::int as n from clicks k
-      where ${filteredClick(sql, 'k')} ${within(sql, 'k.created_at', span)} group by k.partner_id
+    raw as (
+      select partner_id, sum(clicks)::int as clicks, sum(filtered)::int as filtered, sum(conversions)::int as conversions, sum(sales)::int as sales,
+        sum(revenue)::bigint as revenue, sum(commissions)::bigint as commissions
+      from (
+        select partner_id, 0 as clicks, 0 as filtered, n as conversions, sales, revenue, 0::bigint as commissions from conv
+        union all select partner_id, 0, 0, 0, 0, 0, n from com
+        union all select partner_id, n, f, 0, 0, 0, 0 from clk
+      ) x group by 1
     ),
-    who as (select partner_id from conv union select partner_id from com union select partner_id from clk)
-    select p.id, p.name, p.email, coalesce(clk.n, 0) - coalesce(flt.n, 0) as clicks, coalesce(flt.n, 0) as filtered,
-           coalesce(conv.n, 0) as conversions, coalesce(conv.revenue, 0)::bigint as revenue, coalesce(com.n, 0)::bigint as commissions
-    from who
-    join partners p on p.id = who.partner_id
-    left join clk on clk.partner_id = who.partner_id
-    left join flt on flt.partner_id = who.partner_id
-    left join conv on conv.partner_id = who.partner_id
-    left join com on com.partner_id = who.partner_id
-    order by commissions desc, revenue desc, conversions desc, clicks desc, p.id
+    total as (
+      select partner_id, sum(clicks)::int as clicks, sum(filtered)::int as filtered, sum(conversions)::int as conversions,
+        sum(revenue)::bigint as revenue, sum(commissions)::bigint as commissions
+      from (select * from roll union all select * from raw) x group by 1
+      having sum(clicks) > 0 or sum(filtered) > 0 or sum(sales) > 0 or sum(commissions) <> 0
+    )
+    select p.id, p.name, p.email, t.clicks, t.filtered, t.conversions, t.revenue, t.commissions
+    from total t join partners p on p.id = t.partner_id
+    order by t.commissions desc, t.revenue desc, t.conversions desc, t.clicks desc, p.id
     limit ${input.limit}`;
   return rows.map((r) => ({
     partnerId: r.id,

@@ -7,7 +7,7 @@
 // were written. Money is never added across currencies: every sum names one currency.
 import type { Sql } from '../../db';
 import type { PartnerStatus } from '../partners/model';
-import { convertedClicks, earnedCommission, filteredClick, partnerSales, within, type Span } from './figures';
+import { convertedClicks, earnedCommission, filteredClick, partnerSales, rollupWhen, splitSpan, withinAny, type Span } from './figures';
 
 export type { Span };
 export { referredCustomers, type CustomerState, type ReferredCustomer } from './customers';
@@ -96,7 +96,9 @@ export async function partnerStats(
     commissions: sql`commissions`,
     epc: sql`epc`,
   } satisfies Record<PartnerSortKey, unknown>;
-  const span = input.span;
+  // whole days from the partners' rollup rows, today (and part-days) from the rows themselves
+  const parts = splitSpan(input.span);
+  const span = parts.raw;
   const rows = await sql<StatsQueryRow[]>`
     with matched as (
       select p.id, p.name, p.email, partner_status(p) as status, p.created_at, p.activated_at, p.revoked_at, p.billing_connect_account_id, p.group_id,
@@ -112,12 +114,12 @@ export async function partnerStats(
     ),
     k as (
       select c.partner_id, count(*)::int as n from clicks c
-      where c.partner_id in (select id from matched) ${within(sql, 'c.created_at', span)}
+      where c.partner_id in (select id from matched) ${withinAny(sql, 'c.created_at', span)}
       group by c.partner_id
     ),
     f as (
       select c.partner_id, count(*)::int as n from clicks c
-      where ${filteredClick(sql, 'c')} and c.partner_id in (select id from matched) ${within(sql, 'c.created_at', span)}
+      where ${filteredClick(sql, 'c')} and c.partner_id in (select id from matched) ${withinAny(sql, 'c.created_at', span)}
       group by c.partner_id
     ),
     cv as (
@@ -132,17 +134,28 @@ export async function partnerStats(
       join events e on e.id = t.event_id
       group by t.partner_id
     ),
+    roll as (
+      select r.partner_id, sum(r.clicks)::int as clicks, sum(r.filtered)::int as filtered, sum(r.converted)::int as converted, sum(r.customers)::int as conversions,
+        coalesce(sum(r.revenue) filter (where r.currency = ${input.currency}), 0)::bigint as revenue,
+        coalesce(sum(r.accrued + r.approved + r.paid) filter (where r.currency = ${input.currency}), 0)::bigint as commissions
+      from rollup_facts r
+      where r.partner_id in (select id from matched) and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${input.currency})
+        and ${rollupWhen(sql, 'r', parts.days)}
+      group by 1
+    ),
     m as (
       select x.partner_id, coalesce(sum(x.amount) filter (where ${earnedCommission(sql, 'x')}), 0)::bigint as amount from commissions x
-      where x.partner_id in (select id from matched) and x.currency = ${input.currency} ${within(sql, 'x.occurred_at', span)}
+      where x.partner_id in (select id from matched) and x.currency = ${input.currency} ${withinAny(sql, 'x.occurred_at', span)}
       group by x.partner_id
     )
     select * from (
       select s.*, s.converted::numeric / nullif(s.clicks, 0) as rate, s.commissions::numeric / nullif(s.clicks, 0) as epc
       from (
-        select matched.*, coalesce(k.n, 0) - coalesce(f.n, 0) as clicks, coalesce(f.n, 0) as filtered, coalesce(cv.n, 0) as converted,
-          coalesce(v.n, 0) as conversions, coalesce(v.revenue, 0)::bigint as revenue, coalesce(m.amount, 0)::bigint as commissions
+        select matched.*, coalesce(k.n, 0) - coalesce(f.n, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(f.n, 0) + coalesce(roll.filtered, 0) as filtered,
+          coalesce(cv.n, 0) + coalesce(roll.converted, 0) as converted, coalesce(v.n, 0) + coalesce(roll.conversions, 0) as conversions,
+          (coalesce(v.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue, (coalesce(m.amount, 0) + coalesce(roll.commissions, 0))::bigint as commissions
         from matched
+        left join roll on roll.partner_id = matched.id
         left join k on k.partner_id = matched.id
         left join f on f.partner_id = matched.id
         left join cv on cv.partner_id = matched.id
