@@ -31,6 +31,7 @@ import { payoutMethodRoutes } from './routes/payout-methods';
 import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
+import { taxExportRoutes } from './routes/tax-export';
 import { taxProfileRoutes } from './routes/tax-profile';
 import { systemRoutes } from './routes/system';
 import { openApiRoutes } from './routes/openapi';
@@ -56,6 +57,7 @@ export function createApp(ctx: AppContext) {
     .use(partnerTermsAndKeyRoutes(ctx))
     .use(payoutMethodRoutes(ctx))
     .use(taxProfileRoutes(ctx))
+    .use(taxExportRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(commissionRoutes(ctx))

@@ -106,6 +106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tax/1099-nec.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 1099-NEC figures of a calendar year, as CSV */
+        get: operations["getTax1099-nec.csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes": {
         parameters: {
             query?: never;
@@ -393,6 +410,23 @@ export interface paths {
          * @description `form` w9 (US persons: `taxClassification`, `tinType`, `tin`, a US address), w8ben (foreign individuals: `citizenship`, `dateOfBirth`, `treatyCountry`?, `foreignTin`?) or w8bene (foreign entities: `incorporationCountry`, `foreignTin`?); `signature: {name, agreed: true}`. Each bad field is a 400 naming it and nothing is stored. The TIN, date of birth and foreign TIN are encrypted (ENCRYPTION_KEY; 409 without it). Records `signedAt` and `signedIp`.
          */
         put: operations["putV1PartnersByIdTax-profile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax/1099-nec.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 1099-NEC figures of a calendar year, as CSV */
+        get: operations["getV1Tax1099-nec.csv"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1818,6 +1852,106 @@ export interface operations {
             };
             /** @description An error. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "getTax1099-nec.csv": {
+        parameters: {
+            query: {
+                year: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per W-9 payee paid at least 600.00 USD in the year (USD payouts by paidAt, UTC), most paid first, after a header row: partner_id, legal_name, business_name, tin_type, tin, address_line1, address_line2, city, state, postal_code, box1_nonemployee_compensation (dollars, two decimals). The only answer that carries full TINs; each download is logged (`tax.exported`). CRLF line ends. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="1099-nec-<year>.csv" */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example partner_id,legal_name,business_name,tin_type,tin,address_line1,address_line2,city,state,postal_code,box1_nonemployee_compensation */
+                    "text/csv": string;
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4950,7 +5084,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -5748,6 +5882,106 @@ export interface operations {
             };
         };
     };
+    "getV1Tax1099-nec.csv": {
+        parameters: {
+            query: {
+                year: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per W-9 payee paid at least 600.00 USD in the year (USD payouts by paidAt, UTC), most paid first, after a header row: partner_id, legal_name, business_name, tin_type, tin, address_line1, address_line2, city, state, postal_code, box1_nonemployee_compensation (dollars, two decimals). The only answer that carries full TINs; each download is logged (`tax.exported`). CRLF line ends. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="1099-nec-<year>.csv" */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example partner_id,legal_name,business_name,tin_type,tin,address_line1,address_line2,city,state,postal_code,box1_nonemployee_compensation */
+                    "text/csv": string;
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
     "getV1Api-keys": {
         parameters: {
             query?: {
@@ -5773,7 +6007,7 @@ export interface operations {
                             name: string;
                             /** @enum {string} */
                             kind: "admin" | "scoped" | "publishable" | "partner";
-                            scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                            scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                             partnerId: string | null;
                             /** @example sk_ab12…9f3c */
                             hint: string;
@@ -5871,7 +6105,7 @@ export interface operations {
                      * @enum {string}
                      */
                     kind?: "scoped" | "publishable";
-                    scopes?: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                    scopes?: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                 };
             };
         };
@@ -5887,7 +6121,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -5997,7 +6231,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                         partnerId: string | null;
                         /** @example sk_ab12…9f3c */
                         hint: string;
@@ -7685,6 +7919,11 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             failedAt: string | null;
+                            /**
+                             * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                             * @example PD-2026-000042
+                             */
+                            invoiceNumber: string | null;
                         }[];
                     };
                 };
@@ -7861,6 +8100,11 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             failedAt: string | null;
+                            /**
+                             * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                             * @example PD-2026-000042
+                             */
+                            invoiceNumber: string | null;
                         }[];
                         /** @description Cursor of the next page; null on the last. */
                         nextCursor: string | null;
@@ -8092,6 +8336,11 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                        /**
+                         * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                         * @example PD-2026-000042
+                         */
+                        invoiceNumber: string | null;
                         commissions: {
                             id: string;
                             /**
@@ -8296,6 +8545,11 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                        /**
+                         * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                         * @example PD-2026-000042
+                         */
+                        invoiceNumber: string | null;
                     };
                 };
             };
@@ -8498,6 +8752,11 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             failedAt: string | null;
+                            /**
+                             * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                             * @example PD-2026-000042
+                             */
+                            invoiceNumber: string | null;
                         }[];
                     };
                 };
@@ -8690,6 +8949,11 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                        /**
+                         * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                         * @example PD-2026-000042
+                         */
+                        invoiceNumber: string | null;
                     };
                 };
             };

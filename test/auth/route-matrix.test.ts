@@ -106,6 +106,7 @@ const RULES: Record<string, AuthRule> = {
   'PUT /partners/:id/payout-method': { scope: 'partners:write', ...P },
   'GET /partners/:id/tax-profile': { scope: 'partners:read', ...P },
   'PUT /partners/:id/tax-profile': { scope: 'partners:write', ...P },
+  'GET /tax/1099-nec.csv': 'tax:read',
   'POST /webhooks': 'admin',
   'GET /webhooks': 'webhooks:read',
   'GET /webhooks/:id': 'webhooks:read',
@@ -397,6 +398,7 @@ const QUERIES: Record<string, () => string> = {
   'GET /payouts.csv': () => `partnerId=${owner}`,
   'GET /links': () => `partnerId=${owner}`,
   'GET /codes': () => `partnerId=${owner}`,
+  'GET /tax/1099-nec.csv': () => `year=${new Date().getUTCFullYear()}`,
 };
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -72,7 +72,7 @@ export function bulkRoutes(ctx: AppContext, kit: AdminKit) {
           let paid = 0;
           for (const id of ids) {
             try {
-              await markPayoutPaid(ctx.sql, { id, actor: adminActor(page) });
+              await markPayoutPaid(ctx.sql, { id, actor: adminActor(page), invoicePrefix: ctx.config.invoicePrefix });
               paid++;
             } catch (error) {
               // paid, failed or gone since the page was drawn: counted as skipped
