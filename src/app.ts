@@ -31,6 +31,7 @@ import { payoutMethodRoutes } from './routes/payout-methods';
 import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
+import { invoiceRoutes } from './routes/invoices';
 import { taxExportRoutes } from './routes/tax-export';
 import { taxProfileRoutes } from './routes/tax-profile';
 import { systemRoutes } from './routes/system';
@@ -58,6 +59,7 @@ export function createApp(ctx: AppContext) {
     .use(payoutMethodRoutes(ctx))
     .use(taxProfileRoutes(ctx))
     .use(taxExportRoutes(ctx))
+    .use(invoiceRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(commissionRoutes(ctx))

@@ -94,3 +94,17 @@ export const NecCsvAnswer = {
     [400, 401, 403, 409, 500].map((status) => [status, { description: ErrorResponse.description, content: { 'application/json': { schema: ErrorResponse } } }]),
   ),
 };
+
+export const InvoiceParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+/** The invoice PDF's answers. */
+export const InvoicePdfAnswer = {
+  200: {
+    description: 'The self-billing invoice of a paid payout, as PDF: its number and date, the program (customer) and partner (supplier) with addresses and VAT ids, commissions by campaign, clawbacks, total and currency, and the reverse-charge note for cross-border EU B2B.',
+    content: { 'application/pdf': { schema: { type: 'string' as const, format: 'binary' } } },
+    headers: { 'content-disposition': { description: 'inline; filename="<invoice number>.pdf"', schema: { type: 'string' as const } } },
+  },
+  ...Object.fromEntries(
+    [401, 403, 404, 500].map((status) => [status, { description: ErrorResponse.description, content: { 'application/json': { schema: ErrorResponse } } }]),
+  ),
+};
