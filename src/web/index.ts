@@ -14,6 +14,7 @@ import { adminKit } from './admin/kit';
 import { adminResourceRoutes } from './admin/resources';
 import { portalResourceRoutes } from './portal/resources';
 import { payoutMethodPortalRoutes } from './portal/payout-method';
+import { taxPortalRoutes } from './portal/tax';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -59,6 +60,7 @@ export function webRoutes(ctx: AppContext) {
     .use(notificationRoutes(ctx))
     .use(embedRoutes(ctx))
     .use(payoutMethodPortalRoutes(ctx))
+    .use(taxPortalRoutes(ctx))
     .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(portalResourceRoutes(ctx))
