@@ -125,7 +125,7 @@ function OnFile(props: { profile: TaxProfile }) {
         <dt>Signed</dt>
         <dd safe>{`${t.signedAt.slice(0, 10)} by ${t.signatureName}`}</dd>
         <dt>Status</dt>
-        <dd safe>{t.valid ? (t.validUntil ? `Valid until ${t.validUntil}` : 'Valid') : 'Expired: please fill in a new form'}</dd>
+        <dd>{t.valid ? (t.validUntil ? `Valid until ${t.validUntil}` : 'Valid') : 'Expired: please fill in a new form'}</dd>
       </dl>
     </section>
   );
