@@ -33,6 +33,8 @@ import { payoutMethodRoutes } from './routes/payout-methods';
 import { paypalWebhookRoutes } from './routes/paypal-webhook';
 import { payoutRoutes } from './routes/payouts';
 import { settingsRoutes } from './routes/settings';
+import { invoiceRoutes } from './routes/invoices';
+import { taxExportRoutes } from './routes/tax-export';
 import { taxProfileRoutes } from './routes/tax-profile';
 import { fxRateRoutes } from './routes/fx-rates';
 import { systemRoutes } from './routes/system';
@@ -62,6 +64,8 @@ export function createApp(ctx: AppContext) {
     .use(partnerTermsAndKeyRoutes(ctx))
     .use(payoutMethodRoutes(ctx))
     .use(taxProfileRoutes(ctx))
+    .use(taxExportRoutes(ctx))
+    .use(invoiceRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(commissionRoutes(ctx))

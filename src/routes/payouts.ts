@@ -81,7 +81,7 @@ export function payoutRoutes(ctx: AppContext) {
     )
     .post(
       '/payouts/:id/mark-paid',
-      ({ params, body, principal }) => markPayoutPaid(ctx.sql, { id: params.id, actor: actorOf(principal), reference: body?.reference }),
+      ({ params, body, principal }) => markPayoutPaid(ctx.sql, { id: params.id, actor: actorOf(principal), reference: body?.reference, invoicePrefix: ctx.config.invoicePrefix }),
       {
         auth: 'payouts:write',
         params: PayoutParams,
@@ -96,7 +96,7 @@ export function payoutRoutes(ctx: AppContext) {
         const settlements = body.payouts.map((p, i) => {
           if (p.status === 'paid') {
             if (p.reason !== undefined) throw new AppError('invalid_body', `payouts/${i}/reason: only a failed payout has a reason`, [{ field: `payouts/${i}/reason`, message: 'only for status failed' }]);
-            return { id: p.id, status: 'paid' as const, reference: p.reference };
+            return { id: p.id, status: 'paid' as const, reference: p.reference, invoicePrefix: ctx.config.invoicePrefix };
           }
           if (!p.reason) throw new AppError('invalid_body', `payouts/${i}/reason: required when status is failed`, [{ field: `payouts/${i}/reason`, message: 'required when status is failed' }]);
           return { id: p.id, status: 'failed' as const, reason: p.reason.trim() };

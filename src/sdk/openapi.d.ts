@@ -106,6 +106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tax/1099-nec.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 1099-NEC figures of a calendar year, as CSV */
+        get: operations["getTax1099-nec.csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes": {
         parameters: {
             query?: never;
@@ -446,6 +463,40 @@ export interface paths {
          * @description `form` w9 (US persons: `taxClassification`, `tinType`, `tin`, a US address), w8ben (foreign individuals: `citizenship`, `dateOfBirth`, `treatyCountry`?, `foreignTin`?) or w8bene (foreign entities: `incorporationCountry`, `foreignTin`?); `signature: {name, agreed: true}`. Each bad field is a 400 naming it and nothing is stored. The TIN, date of birth and foreign TIN are encrypted (ENCRYPTION_KEY; 409 without it). Records `signedAt` and `signedIp`.
          */
         put: operations["putV1PartnersByIdTax-profile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax/1099-nec.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 1099-NEC figures of a calendar year, as CSV */
+        get: operations["getV1Tax1099-nec.csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/{id}/invoice.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A paid payout's self-billing invoice, as PDF */
+        get: operations["getV1PayoutsByIdInvoice.pdf"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1964,6 +2015,106 @@ export interface operations {
             };
             /** @description An error. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "getTax1099-nec.csv": {
+        parameters: {
+            query: {
+                year: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per W-9 payee paid at least 600.00 USD in the year (USD payouts by paidAt, UTC), most paid first, after a header row: partner_id, legal_name, business_name, tin_type, tin, address_line1, address_line2, city, state, postal_code, box1_nonemployee_compensation (dollars, two decimals). The only answer that carries full TINs; each download is logged (`tax.exported`). CRLF line ends. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="1099-nec-<year>.csv" */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example partner_id,legal_name,business_name,tin_type,tin,address_line1,address_line2,city,state,postal_code,box1_nonemployee_compensation */
+                    "text/csv": string;
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5748,7 +5899,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -6546,6 +6697,190 @@ export interface operations {
             };
         };
     };
+    "getV1Tax1099-nec.csv": {
+        parameters: {
+            query: {
+                year: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per W-9 payee paid at least 600.00 USD in the year (USD payouts by paidAt, UTC), most paid first, after a header row: partner_id, legal_name, business_name, tin_type, tin, address_line1, address_line2, city, state, postal_code, box1_nonemployee_compensation (dollars, two decimals). The only answer that carries full TINs; each download is logged (`tax.exported`). CRLF line ends. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="1099-nec-<year>.csv" */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example partner_id,legal_name,business_name,tin_type,tin,address_line1,address_line2,city,state,postal_code,box1_nonemployee_compensation */
+                    "text/csv": string;
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "getV1PayoutsByIdInvoice.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The self-billing invoice of a paid payout, as PDF: its number and date, the program (customer) and partner (supplier) with addresses and VAT ids, commissions by campaign, clawbacks, total and currency, and the reverse-charge note for cross-border EU B2B. */
+            200: {
+                headers: {
+                    /** @description inline; filename="<invoice number>.pdf" */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
     "getV1Api-keys": {
         parameters: {
             query?: {
@@ -6571,7 +6906,7 @@ export interface operations {
                             name: string;
                             /** @enum {string} */
                             kind: "admin" | "scoped" | "publishable" | "partner";
-                            scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                            scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                             partnerId: string | null;
                             /** @example sk_ab12…9f3c */
                             hint: string;
@@ -6669,7 +7004,7 @@ export interface operations {
                      * @enum {string}
                      */
                     kind?: "scoped" | "publishable";
-                    scopes?: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                    scopes?: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                 };
             };
         };
@@ -6685,7 +7020,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -6795,7 +7130,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
                         partnerId: string | null;
                         /** @example sk_ab12…9f3c */
                         hint: string;
@@ -8483,6 +8818,11 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             failedAt: string | null;
+                            /**
+                             * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                             * @example PD-2026-000042
+                             */
+                            invoiceNumber: string | null;
                         }[];
                     };
                 };
@@ -8659,6 +8999,11 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             failedAt: string | null;
+                            /**
+                             * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                             * @example PD-2026-000042
+                             */
+                            invoiceNumber: string | null;
                         }[];
                         /** @description Cursor of the next page; null on the last. */
                         nextCursor: string | null;
@@ -8890,6 +9235,11 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                        /**
+                         * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                         * @example PD-2026-000042
+                         */
+                        invoiceNumber: string | null;
                         commissions: {
                             id: string;
                             /**
@@ -9094,6 +9444,11 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                        /**
+                         * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                         * @example PD-2026-000042
+                         */
+                        invoiceNumber: string | null;
                     };
                 };
             };
@@ -9296,6 +9651,11 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             failedAt: string | null;
+                            /**
+                             * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                             * @example PD-2026-000042
+                             */
+                            invoiceNumber: string | null;
                         }[];
                     };
                 };
@@ -9488,6 +9848,11 @@ export interface operations {
                          * @example 2026-01-31T09:30:00.000Z
                          */
                         failedAt: string | null;
+                        /**
+                         * @description The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.
+                         * @example PD-2026-000042
+                         */
+                        invoiceNumber: string | null;
                     };
                 };
             };

@@ -15,6 +15,7 @@ import { adminResourceRoutes } from './admin/resources';
 import { adminImportRoutes } from './admin/imports';
 import { portalResourceRoutes } from './portal/resources';
 import { payoutMethodPortalRoutes } from './portal/payout-method';
+import { taxPortalRoutes } from './portal/tax';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -60,6 +61,7 @@ export function webRoutes(ctx: AppContext) {
     .use(notificationRoutes(ctx))
     .use(embedRoutes(ctx))
     .use(payoutMethodPortalRoutes(ctx))
+    .use(taxPortalRoutes(ctx))
     .use(docsRoutes())
     .use(portalRoutes(ctx))
     .use(portalResourceRoutes(ctx))

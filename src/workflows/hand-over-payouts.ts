@@ -90,7 +90,7 @@ async function record(ctx: AppContext, rail: string, outcomes: Map<string, RailO
       settleIn(
         tx,
         outcome.status === 'paid'
-          ? { id, status: 'paid', reference: outcome.reference, answer: outcome.answer }
+          ? { id, status: 'paid', reference: outcome.reference, answer: outcome.answer, invoicePrefix: ctx.config.invoicePrefix }
           : { id, status: 'failed', reason: outcome.reason, answer: outcome.answer },
         actor,
         false,

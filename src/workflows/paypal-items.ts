@@ -26,7 +26,7 @@ export async function applyPayPalItems(ctx: AppContext, items: PayPalItem[]): Pr
       const settled = await settleIn(
         tx,
         item.outcome === 'paid'
-          ? { id: item.payoutId, status: 'paid', reference: row.provider_reference, answer: words }
+          ? { id: item.payoutId, status: 'paid', reference: row.provider_reference, answer: words, invoicePrefix: ctx.config.invoicePrefix }
           : { id: item.payoutId, status: 'failed', reason: words, answer: words },
         ACTOR,
       );

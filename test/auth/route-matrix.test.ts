@@ -106,6 +106,8 @@ const RULES: Record<string, AuthRule> = {
   'PUT /partners/:id/payout-method': { scope: 'partners:write', ...P },
   'GET /partners/:id/tax-profile': { scope: 'partners:read', ...P },
   'PUT /partners/:id/tax-profile': { scope: 'partners:write', ...P },
+  'GET /tax/1099-nec.csv': 'tax:read',
+  'GET /payouts/:id/invoice.pdf': { scope: 'payouts:read', ...P },
   'POST /webhooks': 'admin',
   'GET /webhooks': 'webhooks:read',
   'GET /webhooks/:id': 'webhooks:read',
@@ -262,6 +264,8 @@ beforeAll(async () => {
   commissionId = await insertCommission(svc.sql, { partnerId: owner, campaignId, amount: 500, status: 'accrued' });
   eventId = (await created(svc.api('POST', '/v1/events', { body: { userId: 'matrix-user', type: 'signup' } }))).id;
   payoutId = await newPayout();
+  // paid, so that it has an invoice (GET /payouts/:id/invoice.pdf)
+  await created(svc.api('POST', `/v1/payouts/${payoutId}/mark-paid`, { body: {} }));
   await created(svc.api('PUT', `/v1/partners/${owner}/tax-profile`, { body: W9 }));
   endpointId = await newEndpoint();
   deliveryId = await newDelivery(endpointId);
@@ -420,6 +424,7 @@ const QUERIES: Record<string, () => string> = {
   'GET /payouts.csv': () => `partnerId=${owner}`,
   'GET /links': () => `partnerId=${owner}`,
   'GET /codes': () => `partnerId=${owner}`,
+  'GET /tax/1099-nec.csv': () => `year=${new Date().getUTCFullYear()}`,
 };
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -15,6 +15,8 @@ export const SCOPES = [
   'payouts:write',
   'webhooks:read',
   'webhooks:write',
+  // the 1099-NEC export, which carries full tax ids (docs/tax.md)
+  'tax:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -63,6 +63,7 @@ export const PayoutRecord = t.Object({
   processingAt: t.Nullable(t.String({ format: 'date-time', description: 'When a rail took it (status processing); null when it never did.' })),
   paidAt: t.Nullable(Timestamp),
   failedAt: t.Nullable(Timestamp),
+  invoiceNumber: t.Nullable(t.String({ description: 'The self-billing invoice number, given when the payout became paid: INVOICE_PREFIX-year-sequence, gapless per year. GET /v1/payouts/:id/invoice.pdf draws it.', examples: ['PD-2026-000042'] })),
 });
 
 const FAILED_ONLY = 'Absent on the lines of a failed payout (kept as they were when it failed).';

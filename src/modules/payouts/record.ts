@@ -19,7 +19,7 @@ type FailedLines = {
 export const PAYOUT_COLUMNS = [
   'id', 'partner_id', 'currency', 'amount', 'commissions_amount', 'clawbacks_amount', 'commission_count', 'clawback_count',
   'status', 'provider', 'provider_reference', 'failure_reason', 'failed_lines', 'created_at', 'paid_at', 'failed_at',
-  'destination', 'rail_batch', 'provider_answer', 'processing_at',
+  'destination', 'rail_batch', 'provider_answer', 'processing_at', 'invoice_number',
 ] as const;
 
 export type PayoutRow = {
@@ -43,6 +43,8 @@ export type PayoutRow = {
   rail_batch: string | null;
   provider_answer: string | null;
   processing_at: Date | null;
+  /** The self-billing invoice number, given when it became paid (docs/tax.md). */
+  invoice_number: string | null;
 };
 
 export function payoutView(row: Omit<PayoutRow, 'failed_lines' | 'destination' | 'rail_batch'>): PayoutView {
@@ -65,5 +67,6 @@ export function payoutView(row: Omit<PayoutRow, 'failed_lines' | 'destination' |
     processingAt: iso(row.processing_at),
     paidAt: iso(row.paid_at),
     failedAt: iso(row.failed_at),
+    invoiceNumber: row.invoice_number ?? null,
   };
 }

@@ -12,7 +12,8 @@ import { PAYOUT_COLUMNS, payoutView, type PayoutRow, type PayoutView } from './r
 export const OPEN_STATUSES = ['pending', 'processing'] as const;
 
 export type Settlement =
-  | { id: string; status: 'paid'; reference?: string | null; answer?: string | null }
+  /** invoicePrefix: INVOICE_PREFIX, the first part of the self-billing invoice number the payout gets. */
+  | { id: string; status: 'paid'; reference?: string | null; answer?: string | null; invoicePrefix: string }
   | { id: string; status: 'failed'; reason: string; answer?: string | null };
 
 const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
@@ -30,12 +31,21 @@ async function lockPayouts(tx: Tx, ids: string[]): Promise<Map<string, PayoutRow
 /** Settles one payout the caller has locked and found open. */
 async function apply(tx: Tx, current: PayoutRow, settlement: Settlement, actor: string): Promise<PayoutRow> {
   if (settlement.status === 'paid') {
+    // the self-billing invoice number: the year's counter row, incremented (and so locked) in this
+    // transaction, so numbers are gapless per year whichever replica pays, and a rollback returns one
     const [row] = await tx<PayoutRow[]>`
+      with counter as (
+        insert into invoice_counters (year, last_number) values (extract(year from now() at time zone 'UTC')::int, 1)
+        on conflict (year) do update set last_number = invoice_counters.last_number + 1
+        returning year, last_number
+      )
       update payouts set status = 'paid', paid_at = now(), settled_by = ${actor},
         provider_reference = coalesce(${settlement.reference ?? null}, provider_reference),
-        provider_answer = coalesce(${settlement.answer ?? null}, provider_answer)
+        provider_answer = coalesce(${settlement.answer ?? null}, provider_answer),
+        invoice_number = ${settlement.invoicePrefix} || '-' || counter.year || '-' || lpad(counter.last_number::text, 6, '0')
+      from counter
       where id = ${current.id}
-      returning ${tx([...PAYOUT_COLUMNS])}`;
+      returning ${tx(PAYOUT_COLUMNS.map((c) => `payouts.${c}`))}`;
     await enqueueEvent(tx, 'payout.paid', {
       payoutId: row!.id,
       partnerId: row!.partner_id,
@@ -99,8 +109,8 @@ export async function settleIn(tx: Tx, settlement: Settlement, actor: string, st
 }
 
 /** pending | processing -> paid (an operator paid it, or the rail confirmed). */
-export async function markPayoutPaid(sql: Sql, input: { id: string; actor: string; reference?: string }): Promise<PayoutView> {
-  return payoutView(await sql.begin((tx) => settleIn(tx, { id: input.id, status: 'paid', reference: input.reference }, input.actor)));
+export async function markPayoutPaid(sql: Sql, input: { id: string; actor: string; reference?: string; invoicePrefix: string }): Promise<PayoutView> {
+  return payoutView(await sql.begin((tx) => settleIn(tx, { id: input.id, status: 'paid', reference: input.reference, invoicePrefix: input.invoicePrefix }, input.actor)));
 }
 
 /**

@@ -2,7 +2,7 @@
 // One body schema for the three forms: which fields a form takes and needs is checked by
 // validate.ts, so that each problem names its field.
 import { t } from 'elysia';
-import { errors, Timestamp } from '../../lib/http';
+import { ErrorResponse, errors, Timestamp } from '../../lib/http';
 import { VatId } from '../settings/model';
 
 export const TAX_CLASSIFICATIONS = ['individual', 'c_corporation', 's_corporation', 'partnership', 'trust_estate', 'llc', 'other'] as const;
@@ -78,4 +78,33 @@ export const NecQuery = t.Object({ year: t.String({ pattern: '^[0-9]{4}$', descr
 export const TaxResponses = {
   get: { 200: TaxProfileView, ...errors(400, 401, 403, 404) },
   put: { 200: TaxProfileView, ...errors(400, 401, 403, 404, 409, 413) },
+};
+
+/** The 1099-NEC CSV's answers, written out by hand (a Response passes by the answer schemas). */
+export const NecCsvAnswer = {
+  200: {
+    description:
+      'One row per W-9 payee paid at least 600.00 USD in the year (USD payouts by paidAt, UTC), most paid first, after a header row: ' +
+      'partner_id, legal_name, business_name, tin_type, tin, address_line1, address_line2, city, state, postal_code, box1_nonemployee_compensation ' +
+      '(dollars, two decimals). The only answer that carries full TINs; each download is logged (`tax.exported`). CRLF line ends.',
+    content: { 'text/csv': { schema: { type: 'string' as const }, example: 'partner_id,legal_name,business_name,tin_type,tin,address_line1,address_line2,city,state,postal_code,box1_nonemployee_compensation\r\n' } },
+    headers: { 'content-disposition': { description: 'attachment; filename="1099-nec-<year>.csv"', schema: { type: 'string' as const } } },
+  },
+  ...Object.fromEntries(
+    [400, 401, 403, 409, 500].map((status) => [status, { description: ErrorResponse.description, content: { 'application/json': { schema: ErrorResponse } } }]),
+  ),
+};
+
+export const InvoiceParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+/** The invoice PDF's answers. */
+export const InvoicePdfAnswer = {
+  200: {
+    description: 'The self-billing invoice of a paid payout, as PDF: its number and date, the program (customer) and partner (supplier) with addresses and VAT ids, commissions by campaign, clawbacks, total and currency, and the reverse-charge note for cross-border EU B2B.',
+    content: { 'application/pdf': { schema: { type: 'string' as const, format: 'binary' } } },
+    headers: { 'content-disposition': { description: 'inline; filename="<invoice number>.pdf"', schema: { type: 'string' as const } } },
+  },
+  ...Object.fromEntries(
+    [401, 403, 404, 500].map((status) => [status, { description: ErrorResponse.description, content: { 'application/json': { schema: ErrorResponse } } }]),
+  ),
 };

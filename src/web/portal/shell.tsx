@@ -12,6 +12,7 @@ const NAV: NavItem[] = [
   { href: '/portal/recruits', label: 'Recruits' },
   { href: '/portal/commissions', label: 'Commissions' },
   { href: '/portal/payouts', label: 'Payouts' },
+  { href: '/portal/tax', label: 'Tax form' },
   { href: '/portal/notifications', label: 'Emails' },
   { href: '/portal/profile', label: 'Profile' },
 ];

@@ -59,7 +59,7 @@ export function actionRoutes(ctx: AppContext, kit: AdminKit) {
           if (!isConfirmed(form)) return again(undefined, 200);
           if (reference.length > 255) return again('at most 255 characters', 400);
           try {
-            await markPayoutPaid(ctx.sql, { id: params.id, actor: adminActor(page), reference: reference || undefined });
+            await markPayoutPaid(ctx.sql, { id: params.id, actor: adminActor(page), reference: reference || undefined, invoicePrefix: ctx.config.invoicePrefix });
           } catch (error) {
             if (!(error instanceof AppError) || error.status >= 500) throw error;
             return again(error.message, error.status);

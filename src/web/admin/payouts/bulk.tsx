@@ -97,7 +97,7 @@ async function settle(ctx: AppContext, page: AdminPage, ids: string[], reference
   try {
     await settlePayouts(
       ctx.sql,
-      ids.map((id) => ({ id, status: 'paid', reference })),
+      ids.map((id) => ({ id, status: 'paid', reference, invoicePrefix: ctx.config.invoicePrefix })),
       adminActor(page),
     );
   } catch (error) {
