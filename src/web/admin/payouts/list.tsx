@@ -160,19 +160,25 @@ function PayoutsPage(props: {
             ))}
         </>
       )}
-      {money && (
-      <ConfirmDialog
-        id="run-payouts"
-        title={due ? runTitle(preview) : 'Run payouts'}
-        action={`${LIST}/run`}
-        button={due ? runTitle(preview) : 'Run anyway'}
-        csrf={csrf}
-        fields={{ expect: fingerprint(preview) }}
-      >
-        <RunSummary preview={preview} minPayout={props.minPayout} />
-      </ConfirmDialog>
-      )}
+      {money && <RunDialog preview={preview} minPayout={props.minPayout} csrf={csrf} />}
     </AdminLayout>
+  );
+}
+
+/** The run's confirmation: what is due, and a button that says it. */
+function RunDialog(props: { preview: Parameters<typeof RunSummary>[0]['preview']; minPayout: Parameters<typeof RunSummary>[0]['minPayout']; csrf: string }) {
+  const due = props.preview.lines.length > 0;
+  return (
+    <ConfirmDialog
+      id="run-payouts"
+      title={due ? runTitle(props.preview) : 'Run payouts'}
+      action={`${LIST}/run`}
+      button={due ? runTitle(props.preview) : 'Run anyway'}
+      csrf={props.csrf}
+      fields={{ expect: fingerprint(props.preview) }}
+    >
+      <RunSummary preview={props.preview} minPayout={props.minPayout} />
+    </ConfirmDialog>
   );
 }
 
