@@ -91,6 +91,14 @@ const EnvSchema = T.Object({
   PAYPAL_WEBHOOK_ID: T.Optional(T.String({ minLength: 1 })),
   /** Hours a partner's payouts wait after their payout method changes (a stolen session must not redirect money silently). */
   PAYOUT_METHOD_HOLD_HOURS: Int(24, 0, 8760),
+  /** Single sign-on for the admin (OpenID Connect): the provider's issuer URL; on with the client id and secret. */
+  OIDC_ISSUER: T.Optional(T.String({ pattern: '^https?://[^\\s]+$' })),
+  OIDC_CLIENT_ID: T.Optional(T.String({ minLength: 1 })),
+  OIDC_CLIENT_SECRET: T.Optional(T.String({ minLength: 1 })),
+  /** Comma-separated email domains whose verified addresses may join by SSO (others must be team members already). */
+  OIDC_ALLOWED_DOMAINS: T.String({ default: '' }),
+  /** The role of someone joining by SSO. */
+  OIDC_DEFAULT_ROLE: T.Union([T.Literal('owner'), T.Literal('admin'), T.Literal('finance'), T.Literal('support'), T.Literal('viewer')], { default: 'viewer' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -114,7 +122,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET', 'OIDC_CLIENT_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -148,6 +156,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
     problems.push(`${env.PAYPAL_CLIENT_ID ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'}: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET together`);
   }
+  const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+  if (oidc.some(Boolean) && !oidc.every(Boolean)) problems.push('OIDC_ISSUER: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return toConfig(env, emails);
 }
@@ -196,6 +206,16 @@ function toConfig(env: Env, adminEmails: string[]) {
     embedOrigins: embedOriginsOf(env.EMBED_ORIGINS),
     paypal: { clientId: env.PAYPAL_CLIENT_ID, clientSecret: env.PAYPAL_CLIENT_SECRET, apiUrl: env.PAYPAL_API_URL, webhookId: env.PAYPAL_WEBHOOK_ID },
     payoutMethodHoldHours: Number(env.PAYOUT_METHOD_HOLD_HOURS),
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            allowedDomains: env.OIDC_ALLOWED_DOMAINS.split(',').map((d) => d.trim().toLowerCase().replace(/^@/, '')).filter(Boolean),
+            defaultRole: env.OIDC_DEFAULT_ROLE,
+          }
+        : null,
     logLevel: env.LOG_LEVEL,
   };
 }

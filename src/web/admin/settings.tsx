@@ -12,6 +12,7 @@ import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { Badge } from '../ui';
 import { AdminLayout, Done, type AdminKit } from './kit';
+import { SettingsTabs } from './settings-tabs';
 
 const PATH = '/admin/settings';
 const MODELS = [
@@ -134,6 +135,7 @@ function SettingsPage(props: {
   return (
     <AdminLayout page={props.page} title="Settings" current={PATH} scripts={['/assets/copy.js']}>
       <h1>Settings</h1>
+      <SettingsTabs page={props.page} current={PATH} />
       <Done texts={{ saved: 'Settings saved. New events use them from now on.', branding: 'Branding saved. Emails and partner pages show it from now on.' }} done={props.done} />
       <form method="post" action={PATH} novalidate class="narrow">
         <CsrfInput token={props.page.csrf} />
