@@ -111,6 +111,14 @@ const EnvSchema = T.Object({
   FX_RATES_URL: T.Optional(T.String({ pattern: '^https?://[^\\s]+$' })),
   /** When FX_RATES_URL is fetched (cron expression, UTC; the ECB publishes around 16:00 CET on working days). */
   FX_RATES_CRON: T.String({ default: '0 16 * * *' }),
+  /** Single sign-on for the admin (OpenID Connect): the provider's issuer URL; on with the client id and secret. */
+  OIDC_ISSUER: T.Optional(T.String({ pattern: '^https?://[^\\s]+$' })),
+  OIDC_CLIENT_ID: T.Optional(T.String({ minLength: 1 })),
+  OIDC_CLIENT_SECRET: T.Optional(T.String({ minLength: 1 })),
+  /** Comma-separated email domains whose verified addresses may join by SSO (others must be team members already). */
+  OIDC_ALLOWED_DOMAINS: T.String({ default: '' }),
+  /** The role of someone joining by SSO. */
+  OIDC_DEFAULT_ROLE: T.Union([T.Literal('owner'), T.Literal('admin'), T.Literal('finance'), T.Literal('support'), T.Literal('viewer')], { default: 'viewer' }),
   /** Log verbosity. */
   LOG_LEVEL: T.Union(
     [T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')],
@@ -134,7 +142,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'OIDC_CLIENT_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -171,6 +179,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (env.ENCRYPTION_KEY !== undefined && !isKeyText(env.ENCRYPTION_KEY)) problems.push('ENCRYPTION_KEY: must be the base64 of 32 bytes (openssl rand -base64 32) (value not shown)');
   if (previousKeysOf(env.ENCRYPTION_KEY_PREVIOUS).some((k) => !isKeyText(k))) problems.push('ENCRYPTION_KEY_PREVIOUS: each comma-separated key must be the base64 of 32 bytes (value not shown)');
+  const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+  if (oidc.some(Boolean) && !oidc.every(Boolean)) problems.push('OIDC_ISSUER: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return toConfig(env, emails);
 }
@@ -230,6 +240,16 @@ function toConfig(env: Env, adminEmails: string[]) {
     reportingCurrency: env.REPORTING_CURRENCY ?? null,
     fxRatesUrl: env.FX_RATES_URL,
     fxRatesCron: env.FX_RATES_CRON,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            allowedDomains: env.OIDC_ALLOWED_DOMAINS.split(',').map((d) => d.trim().toLowerCase().replace(/^@/, '')).filter(Boolean),
+            defaultRole: env.OIDC_DEFAULT_ROLE,
+          }
+        : null,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -10,6 +10,7 @@ import type { Mailer } from './mail';
 import type { EventInput, EventOutcome } from './modules/events/intake';
 import type { HttpServerRef } from './modules/links/address';
 import type { LinkRuntime } from './modules/links/runtime';
+import type { OidcClient } from './modules/auth/oidc';
 import type { BillingPlugin, PromotionCodeSync } from '../plugins/billing';
 import type { PayoutRails } from '../plugins/payouts';
 import type { ResourceStores } from '../plugins/storage';
@@ -34,4 +35,6 @@ export type AppContext = {
   intake: GroupCommit<EventInput, EventOutcome>;
   /** Where resource files are kept: PostgreSQL, or S3-compatible storage with S3_URL (plugins/stores). */
   resourceStores: ResourceStores;
+  /** Single sign-on's OpenID Connect client (OIDC_* set), its provider discovered on first use; null: off. */
+  oidc: OidcClient | null;
 };

@@ -1,6 +1,7 @@
 // Builds the context and serves the app; used by src/index.ts and by the test harness.
 import type { Config } from './config';
 import type { AppContext } from './context';
+import { createOidcClient } from './modules/auth/oidc';
 import type { Sql } from './db';
 import type { BunRequest, Server } from 'bun';
 import { answerRecorder, createApp, createFetch, MAX_BODY_BYTES, requestIdOf } from './app';
@@ -39,6 +40,7 @@ export function createContext(config: Config, sql: Sql, log: Logger): AppContext
     // each batch is written by recordEvents with this context (called once ctx exists)
     intake: createEventIntake({ config, log }, (inputs) => recordEvents(ctx, inputs)),
     resourceStores: createResourceStores({ s3Url: config.s3Url, sql }),
+    oidc: createOidcClient(config.oidc),
   };
   return ctx;
 }

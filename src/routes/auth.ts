@@ -110,7 +110,7 @@ export function sessionRoutes(ctx: AppContext, magicLinkPages: MagicLinkPages) {
     .get(
       '/auth/magic',
       async ({ query, request }) => {
-        const outcome = await consumeLink(ctx, query.token ?? '', clientAddress(request, ctx.config.trustProxy, ctx.http.server));
+        const outcome = await consumeLink(ctx, query.token ?? '', clientAddress(request, ctx.config.trustProxy, ctx.http.server), request.headers.get('user-agent'));
         switch (outcome.kind) {
           case 'invalid':
             return magicLinkPages.expired(request);

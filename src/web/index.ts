@@ -16,6 +16,7 @@ import { adminImportRoutes } from './admin/imports';
 import { portalResourceRoutes } from './portal/resources';
 import { payoutMethodPortalRoutes } from './portal/payout-method';
 import { taxPortalRoutes } from './portal/tax';
+import { notePageRoute } from './page-route';
 
 const ASSETS: Record<string, { file: string; type: string }> = {
   'style.css': { file: 'assets/style.css', type: 'text/css; charset=utf-8' },
@@ -48,6 +49,8 @@ function asset(name: string): Response {
 
 export function webRoutes(ctx: AppContext) {
   return new Elysia({ detail: { hide: true } })
+    // every page below learns the pattern it matched: the admin pages' role check reads it
+    .onBeforeHandle(({ request, route }) => notePageRoute(request, route))
     .get('/assets/:name', ({ params }) => asset(params.name))
     .get('/favicon.ico', () => asset('favicon.ico'))
     // the accent of the branded pages; the colour is the whole input, so any cache may keep it

@@ -51,7 +51,7 @@ export type MagicOutcome =
  * Uses a link once: activates a pending partner (partner.activated) and opens a session. A partner's
  * network (`ip`, hashed) is remembered: a customer identified from it is a self_referral.
  */
-export async function consumeLink(ctx: AppContext, token: string, ip: string | null = null): Promise<MagicOutcome> {
+export async function consumeLink(ctx: AppContext, token: string, ip: string | null = null, userAgent: string | null = null): Promise<MagicOutcome> {
   return ctx.sql.begin(async (tx): Promise<MagicOutcome> => {
     const link = await consumeMagicLink(tx, token);
     if (!link) return { kind: 'invalid' };
@@ -59,7 +59,7 @@ export async function consumeLink(ctx: AppContext, token: string, ip: string | n
       // an owner from ADMIN_EMAILS or a team member still on the team
       if (!(await roleOf(tx, link.email, ctx.config.adminEmails))) return { kind: 'invalid' };
       await recordSignIn(tx, link.email, ctx.config.adminEmails);
-      const session = await createSession(tx, { kind: 'admin', email: link.email });
+      const session = await createSession(tx, { kind: 'admin', email: link.email }, userAgent);
       return { kind: 'signed-in', sessionToken: session.token, expiresAt: session.expiresAt, landing: '/admin' };
     }
     const partner = link.partnerId ? await findPartner(tx, link.partnerId) : null;

@@ -9,13 +9,14 @@ import { createApp } from '../../src/app';
 import { createApiKey } from '../../src/modules/auth/keys';
 import { securityOf, type AuthRule } from '../../src/modules/auth/plugin';
 import { SCOPES, type Scope } from '../../src/modules/auth/scopes';
+import { apiRoles, pageRoles, roleAllows, ROLES, type Role } from '../../src/modules/auth/roles';
 import { insertCommission } from '../support/lifecycle-fixtures';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startService, type ApiResponse, type TestService } from '../support/service';
 import { LOCAL_RECEIVERS } from '../support/webhooks';
 
 // about 1,700 calls in one test; a loaded machine is slow, not broken
-setDefaultTimeout(120_000);
+setDefaultTimeout(300_000);
 
 const ADMIN_EMAIL = 'admin@operator.example';
 
@@ -31,6 +32,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /auth/signup',
   'GET /auth/magic',
   'POST /auth/logout',
+  // single sign-on: the provider's answer and the browser's state cookie are the credential (test/team/sso.test.ts)
+  'GET /auth/oidc/start',
+  'GET /auth/oidc/callback',
   'GET /healthz',
   'GET /readyz',
   'GET /metrics',
@@ -182,6 +186,7 @@ let eventId: string;
 let slug: string;
 let codeId: string;
 let groupId: string;
+let memberId: string;
 
 // the callers' credentials
 let ownerKey: string;
@@ -193,6 +198,8 @@ let revokedPartnerKey: string;
 let ownerSession: string;
 let endedSession: string;
 let adminSession: string;
+/** A signed-in team member of each role; the owner is the ADMIN_EMAILS admin. */
+const roleSessions = new Map<Role, string>();
 const scopedKeys = new Map<string, string>();
 
 /** A scoped key holding exactly `scopes` (made once per set). */
@@ -291,7 +298,12 @@ beforeAll(async () => {
   endedSession = await signIn('owner@example.com');
   expect((await fetch(`${svc.url}/auth/logout`, { method: 'POST', headers: { cookie: endedSession, origin: svc.url } })).status).toBe(200);
   adminSession = await signIn(ADMIN_EMAIL);
-}, 60_000);
+  roleSessions.set('owner', adminSession);
+  for (const role of ROLES.filter((r) => r !== 'owner')) {
+    memberId = (await created(svc.api('POST', '/v1/team', { body: { email: `team-${role}@operator.example`, role } }))).id;
+    roleSessions.set(role, await signIn(`team-${role}@operator.example`));
+  }
+}, 90_000);
 
 afterAll(async () => {
   await svc?.stop();
@@ -324,6 +336,9 @@ const shared = (): Fixtures => ({
   'api-keys': () => apiKeyId,
   // the admin's event page (/admin/events/:id); no API route names one event
   events: () => eventId,
+  // the team page's member actions (/admin/team/:id/role) and a session's end (/admin/sessions/:id/end)
+  team: () => memberId,
+  sessions: () => '0'.repeat(24),
 });
 
 /** For state changes: a fresh target per call, so no call spoils another's (revoke, delete, mark paid). */
@@ -636,6 +651,91 @@ describe('every guarded route against every kind of caller', () => {
     expect(ok.status).toBe(201);
     expect(ok.body.partnerId).toBe(owner);
   });
+});
+
+/** The roles the one role table (modules/auth/roles.ts) lets through a route; undefined: no rule. */
+const rolesOfRoute = (route: Route) => apiRoles(route.method, route.path, ruleParts(route.rule!).scope);
+const ROLE_REFUSAL = /your role \(\w+\) may not/i;
+
+describe('every guarded route against each role of the team', () => {
+  test('every API route and every admin page has a role rule', () => {
+    const guarded = routes.filter((r) => r.rule !== undefined);
+    expect(guarded.filter((r) => rolesOfRoute(r) === undefined).map((r) => `route ${r.method} ${r.path} has no role rule (modules/auth/roles.ts)`)).toEqual([]);
+    const pages = routes.filter((r) => r.path.startsWith('/admin') && !PUBLIC_PAGES.has(`${r.method} ${r.path}`));
+    expect(pages.length).toBeGreaterThan(50);
+    expect(pages.filter((r) => pageRoles(r.method, r.path) === undefined).map((r) => `page ${r.method} ${r.path} has no role rule (modules/auth/roles.ts)`)).toEqual([]);
+  });
+
+  test('the table keeps what the roles promise: viewers read, the team is the owners\', money is not support\'s', () => {
+    const guarded = routes.filter((r) => r.rule !== undefined);
+    const let_in = (role: Role) => guarded.filter((r) => roleAllows(role, rolesOfRoute(r))).map(nameOf);
+    expect(let_in('viewer').filter((name) => !name.startsWith('GET '))).toEqual([]);
+    expect(let_in('owner').length).toBe(guarded.length);
+    for (const role of ['admin', 'finance', 'support', 'viewer'] as const) expect(let_in(role).filter((name) => / \/team/.test(name))).toEqual([]);
+    const money = guarded.filter((r) => ['commissions:write', 'payouts:write'].includes(ruleParts(r.rule!).scope)).map(nameOf);
+    expect(money.length).toBeGreaterThan(5);
+    expect(let_in('support').filter((name) => money.includes(name))).toEqual([]);
+    expect(money.filter((name) => !let_in('finance').includes(name))).toEqual([]);
+  });
+
+  test("each role's session gets what the role table says on every API route: allowed, or 403 and nothing done", async () => {
+    const guarded = routes.filter((r) => r.rule !== undefined);
+    const problems: string[] = [];
+    let calls = 0;
+    const check = async (route: Route) => {
+      for (const role of ROLES) {
+        const allowed = roleAllows(role, rolesOfRoute(route));
+        try {
+          const call = await callOf(route);
+          const headers = await session(roleSessions.get(role)!)(route);
+          const send = () => svc.api(route.method, call.path, { key: null, headers, body: call.body });
+          const res = await (/\/payouts\/run$/.test(route.path) ? oneRunAtATime(send) : send());
+          calls++;
+          const ok = allowed ? matches('allowed', res, route.method) : matches('forbidden', res, route.method) && ROLE_REFUSAL.test(res.body.message);
+          if (!ok) problems.push(`${route.method} ${route.path} as ${role}: expected ${allowed ? 'allowed' : 'a 403 for the role'}, got ${described(res)}`);
+        } catch (error) {
+          problems.push(`${route.method} ${route.path} as ${role}: ${(error as Error).message}`);
+        }
+      }
+    };
+    for (let i = 0; i < guarded.length; i += 4) await Promise.all(guarded.slice(i, i + 4).map(check));
+    expect(problems).toEqual([]);
+    expect(calls).toBe(guarded.length * ROLES.length);
+  }, 300_000);
+
+  test("each role's session gets what the role table says on every admin page: the page, or the shell's 403 and nothing run", async () => {
+    // the sign-out of each role would end the session the rest of the matrix uses
+    const pages = routes.filter((r) => r.path.startsWith('/admin') && !PUBLIC_PAGES.has(`${r.method} ${r.path}`) && r.path !== '/admin/sign-out');
+    const problems: string[] = [];
+    // a few pages at a time: a loaded machine resets connections when a hundred arrive at once
+    const checkPage = async (route: Route) => {
+        const segments = route.path.split('/');
+        const ids = shared();
+        for (const [i, segment] of segments.entries()) {
+          if (!segment.startsWith(':')) continue;
+          const id = ids[segment === ':deliveryId' ? 'deliveries' : segments[i - 1]!];
+          if (!id) return void problems.push(`${route.method} ${route.path}: no fixture for ${segment}`);
+          segments[i] = await id();
+        }
+        for (const role of ROLES) {
+          const allowed = roleAllows(role, pageRoles(route.method, route.path));
+          // a change is sent without its CSRF token: the role is checked first, so an allowed role
+          // meets the token check (nothing runs either way) and a refused one the role's 403
+          const res = await fetch(svc.url + segments.join('/'), {
+            method: route.method,
+            headers: { cookie: roleSessions.get(role)!, origin: svc.url, 'content-type': 'application/x-www-form-urlencoded' },
+            body: route.method === 'POST' ? '' : undefined,
+            redirect: 'manual',
+          });
+          const text = await res.text();
+          const refusedForRole = res.status === 403 && ROLE_REFUSAL.test(text) && text.includes('class="nav"');
+          const ok = allowed ? !ROLE_REFUSAL.test(text) && (route.method !== 'GET' || res.status === 200) : refusedForRole;
+          if (!ok) problems.push(`${route.method} ${route.path} as ${role}: expected ${allowed ? 'the page' : "the shell's 403 for the role"}, got ${res.status} ${text.slice(0, 60)}`);
+        }
+    };
+    for (let i = 0; i < pages.length; i += 6) await Promise.all(pages.slice(i, i + 6).map(checkPage));
+    expect(problems).toEqual([]);
+  }, 120_000);
 });
 
 // pages that only hand a signed-in visitor on (Stripe's onboarding sends partners back to these)

@@ -76,6 +76,7 @@ const EXCEPTIONS: Record<string, readonly Role[]> = {
   'GET /admin/emails/:name/preview': EVERYONE,
   'GET /admin/overview/latest-event': EVERYONE,
   'GET /admin/webhooks/:id/deliveries/:deliveryId': EVERYONE,
+  'POST /admin/sign-out': EVERYONE,
   // your own sessions: every signed-in member sees and ends their own
   'GET /admin/sessions': EVERYONE,
   'POST /admin/sessions/:id/end': EVERYONE,

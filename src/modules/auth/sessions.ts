@@ -17,13 +17,13 @@ export function sessionCookie(baseUrl: string, value: string, maxAgeSeconds: num
 export type SessionOwner = { kind: 'partner'; partnerId: string } | { kind: 'admin'; email: string };
 
 /** Opens a session; answers the cookie value. */
-export async function createSession(sql: Tx, owner: SessionOwner): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(sql: Tx, owner: SessionOwner, userAgent: string | null = null): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
   await sql`
-    insert into sessions (id_hash, kind, partner_id, admin_email, expires_at)
+    insert into sessions (id_hash, kind, partner_id, admin_email, expires_at, user_agent)
     values (${sha256(token)}, ${owner.kind}, ${owner.kind === 'partner' ? owner.partnerId : null},
-            ${owner.kind === 'admin' ? owner.email : null}, ${expiresAt})`;
+            ${owner.kind === 'admin' ? owner.email : null}, ${expiresAt}, ${userAgent?.slice(0, 300) ?? null})`;
   return { token, expiresAt };
 }
 
@@ -82,4 +82,47 @@ export async function endAdminSessions(sql: Tx, email: string): Promise<number> 
     where kind = 'admin' and admin_email = ${email} and revoked_at is null
     returning id_hash`;
   return rows.length;
+}
+
+/** An admin's live session as their sessions page shows it; `id` is a handle, not the cookie. */
+export type AdminSession = { id: string; createdAt: Date; expiresAt: Date; userAgent: string | null; current: boolean };
+
+/** The handle of a session: the start of its stored hash (the cookie cannot be had from it). */
+const handleOf = (idHash: string) => idHash.slice(0, 24);
+
+/** The live sessions of `email`, newest first; `current` marks the one of `token`. */
+export async function listAdminSessions(sql: Sql, email: string, token: string): Promise<AdminSession[]> {
+  const rows = await sql<{ id_hash: string; created_at: Date; expires_at: Date; user_agent: string | null }[]>`
+    select id_hash, created_at, expires_at, user_agent from sessions
+    where kind = 'admin' and admin_email = ${email} and revoked_at is null and expires_at > now()
+    order by created_at desc limit 100`;
+  const mine = sha256(token);
+  return rows.map((r) => ({ id: handleOf(r.id_hash), createdAt: r.created_at, expiresAt: r.expires_at, userAgent: r.user_agent, current: r.id_hash === mine }));
+}
+
+/** Ends one session of `email` by its handle; false when none such is live. */
+export async function endAdminSession(sql: Sql, email: string, handle: string): Promise<boolean> {
+  if (!/^[0-9a-f]{24}$/.test(handle)) return false;
+  const rows = await sql`
+    update sessions set revoked_at = now()
+    where kind = 'admin' and admin_email = ${email} and left(id_hash, 24) = ${handle} and revoked_at is null
+    returning id_hash`;
+  return rows.length > 0;
+}
+
+/** Ends every session of `email` but the one of `token` (sign out everywhere else). */
+export async function endOtherAdminSessions(sql: Sql, email: string, token: string): Promise<number> {
+  const rows = await sql`
+    update sessions set revoked_at = now()
+    where kind = 'admin' and admin_email = ${email} and id_hash <> ${sha256(token)} and revoked_at is null
+    returning id_hash`;
+  return rows.length;
+}
+
+/** How many live sessions each admin has (the team page's column). */
+export async function liveAdminSessionCounts(sql: Sql): Promise<Map<string, number>> {
+  const rows = await sql<{ admin_email: string; n: number }[]>`
+    select admin_email, count(*)::int as n from sessions
+    where kind = 'admin' and revoked_at is null and expires_at > now() group by admin_email`;
+  return new Map(rows.map((r) => [r.admin_email, r.n]));
 }

@@ -31,11 +31,14 @@ import { applicationRoutes } from './applications';
 import { emailsRoutes } from './emails';
 import { groupRoutes } from './groups';
 import { adminTrafficRoutes } from './traffic';
+import { teamRoutes } from './team';
+import { sessionRoutes } from './sessions';
+import { ssoRoutes } from './sso';
 
 /** What stands between a new install and an admin's sign-in, said where the admin looks. */
 export type SignInNotes = { noAdmin: boolean; linksInLog: boolean };
 
-function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string; notes: SignInNotes }) {
+function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErrors; sent?: string; notes: SignInNotes; sso: boolean }) {
   return (
     <AuthLayout title="Admin sign-in">
       <h1>Admin sign-in</h1>
@@ -59,6 +62,13 @@ function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErr
         <Field name="email" label="Email" type="email" value={props.email} error={props.errors?.email} required autocomplete="email" />
         <button type="submit">Send sign-in link</button>
       </form>
+      {props.sso && (
+        <p class="sso">
+          <a class="button secondary" href="/auth/oidc/start" id="sso">
+            Sign in with SSO
+          </a>
+        </p>
+      )}
     </AuthLayout>
   );
 }
@@ -73,7 +83,7 @@ export function adminRoutes(ctx: AppContext) {
     .get(ADMIN_SIGN_IN, async ({ request }) => {
       if ((await guardAdmin(ctx, request)).kind === 'admin') return seeOther('/admin');
       const { secret, setCookie } = anonSecret(request, secure);
-      return render(<AdminSignInPage csrf={csrfToken(secret)} notes={notesOf()} />, { headers: setCookie ? { 'set-cookie': setCookie } : {} });
+      return render(<AdminSignInPage csrf={csrfToken(secret)} notes={notesOf()} sso={ctx.oidc !== null} />, { headers: setCookie ? { 'set-cookie': setCookie } : {} });
     })
     .post(ADMIN_SIGN_IN, async ({ request, body }) => {
       const form = formFields(body);
@@ -87,16 +97,16 @@ export function adminRoutes(ctx: AppContext) {
       const csrf = csrfToken(secret!);
       const email = (form.email ?? '').trim();
       const errors = schemaErrors(t.Object({ email: Email }), { email });
-      if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} notes={notesOf()} />, { status: 400 });
+      if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} notes={notesOf()} sso={ctx.oidc !== null} />, { status: 400 });
       try {
         await takeSignInRequest(ctx.sql, email);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} notes={notesOf()} />, { status: error.status });
+        return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} notes={notesOf()} sso={ctx.oidc !== null} />, { status: error.status });
       }
       // the same answer for any address: an admin gets a link to /admin, a partner one to /portal
       await requestMagicLink(ctx, email);
-      return render(<AdminSignInPage csrf={csrf} sent={SENT.message} notes={notesOf()} />);
+      return render(<AdminSignInPage csrf={csrf} sent={SENT.message} notes={notesOf()} sso={ctx.oidc !== null} />);
     })
     .post('/admin/sign-out', ({ request, body }) =>
       kit.form(request, body, '/admin', async () => {
@@ -119,5 +129,8 @@ export function adminRoutes(ctx: AppContext) {
     .use(webhookRoutes(ctx, kit))
     .use(apiKeyRoutes(ctx, kit))
     .use(codeRoutes(ctx, kit))
-    .use(adminTrafficRoutes(ctx, kit));
+    .use(adminTrafficRoutes(ctx, kit))
+    .use(teamRoutes(ctx, kit))
+    .use(sessionRoutes(ctx, kit))
+    .use(ssoRoutes(ctx));
 }

@@ -5,6 +5,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import { listCampaigns } from '../../modules/campaigns/service';
 import { refuseCrossSite } from '../../modules/auth/plugin';
+import { pageRoles, roleAllows, ROLE_LABELS, type Role } from '../../modules/auth/roles';
+import { pageRouteOf } from '../page-route';
 import { refuseBadToken } from '../csrf';
 import { formFields } from '../forms';
 import { Layout, Notice, type NavItem } from '../layout';
@@ -34,13 +36,20 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/imports', label: 'Import' },
 ];
 
-/** The navigation with its waiting counts: a small badge beside Applications and Review. */
+/** Whether the signed-in member's role may use the page `route` (a pattern) with `method`. */
+export function can(page: AdminPage, method: 'GET' | 'POST', route: string): boolean {
+  return roleAllows(page.role, pageRoles(method, route));
+}
+
+export const roleRefused = (role: Role) => new AppError('forbidden', `Your role (${ROLE_LABELS[role].toLowerCase()}) may not open this page or make this change.`);
+
+/** The navigation with its waiting counts (a small badge beside Applications and Review), without the sections the role may not open. */
 function adminNav(page: AdminPage): NavItem[] {
   const badges: Record<string, { n: number; label: string } | undefined> = {
     '/admin/applications': page.waiting && { n: page.waiting.applicationsWaiting, label: 'waiting' },
     '/admin/review': page.waiting && { n: page.waiting.reviewWaiting, label: 'to review' },
   };
-  return ADMIN_NAV.map((item) => {
+  return ADMIN_NAV.filter((item) => can(page, 'GET', item.href)).map((item) => {
     const badge = badges[item.href];
     return badge && badge.n > 0 ? { ...item, badge: { count: badge.n, label: `${badge.n} ${badge.label}` } } : item;
   });
@@ -88,6 +97,8 @@ export function adminKit(ctx: AppContext): AdminKit {
     const guard = await guardAdmin(ctx, request);
     if (guard.kind === 'signed-out') return seeOther(ADMIN_SIGN_IN);
     if (guard.kind === 'partner') return render(<NotAdminPage />, { status: 403 });
+    // the role: answered in the shell's error page (app.ts), nothing of the page runs
+    if (!roleAllows(guard.page.role, pageRoles(request.method, pageRouteOf(request)))) throw roleRefused(guard.page.role);
     return view(guard.page);
   }
   function form(request: Request, body: unknown, back: string, act: (page: AdminPage, form: Record<string, string>) => Promise<Response>) {

@@ -14,6 +14,7 @@ import type { AdminPage } from '../session';
 import { Badge } from '../ui';
 import { AdminLayout, Done, type AdminKit } from './kit';
 import { QUESTIONS_PATH, readQuestionRows, rowsToQuestions, SignupQuestions, toQuestionRows, withOneMore, type QuestionRow } from './settings-questions';
+import { SettingsTabs } from './settings-tabs';
 
 const PATH = '/admin/settings';
 const MODELS = [
@@ -153,6 +154,7 @@ function SettingsPage(props: {
   return (
     <AdminLayout page={props.page} title="Settings" current={PATH} scripts={['/assets/copy.js']}>
       <h1>Settings</h1>
+      <SettingsTabs page={props.page} current={PATH} />
       <Done
         texts={{
           saved: 'Settings saved. New events use them from now on.',

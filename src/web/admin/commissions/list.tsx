@@ -12,7 +12,7 @@ import { Notice } from '../../layout';
 import { render } from '../../render';
 import type { AdminPage } from '../../session';
 import { commissionBadge, EmptyState, formatMoney, href, menuId, Pager, parsePage, parseSort, type Sort } from '../../ui';
-import { AdminLayout, campaignNames, type AdminKit } from '../kit';
+import { AdminLayout, campaignNames, can, type AdminKit } from '../kit';
 import { CommissionsTable, DialogField, eventHref, RowCheck } from '../tables';
 import { overrideRecruits } from '../../../modules/reports/rewards';
 import { filterOnly, FilterQuery, LIST, PAGE_SIZE, DEFAULT_SORT, partnerOf, readFilter, REVERSE_TEXT, scopeOf, viewOf, type Filter, type Outcome, type View } from './view';
@@ -182,10 +182,13 @@ function CommissionList(props: ListProps & { partners: Map<string, string> }) {
   const v = props.view;
   const csrf = props.page.csrf;
   const partners = props.partners;
-  const selectable = (c: Commission) => canTransition('approve', c.status) || canTransition('reverse', c.status);
+  // approving and reversing are money actions: roles without them see the rows only
+  const money = can(props.page, 'POST', `${LIST}/approve`);
+  const selectable = (c: Commission) => money && (canTransition('approve', c.status) || canTransition('reverse', c.status));
   const action = (path: string) => href(path, v);
   return (
     <>
+      {money && (
       <form method="get" action={`${LIST}/bulk`} id="bulk" class="bulk" aria-label="Act on the ticked commissions">
         {Object.entries(v).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
         <div class="bulk-bar" data-bulk-bar="bulk">
@@ -198,16 +201,17 @@ function CommissionList(props: ListProps & { partners: Map<string, string> }) {
           </button>
         </div>
       </form>
+      )}
       <CommissionsTable
         commissions={props.rows}
         names={{ partners, campaigns: props.campaigns, overrides: props.overrides }}
         caption={`Commissions, ${props.sort.key === 'amount' ? 'by amount' : props.sort.dir === 'asc' ? 'oldest first' : 'newest first'}`}
         sorting={{ sort: props.sort, path: LIST, query: v }}
-        selectAll="bulk"
+        selectAll={money ? 'bulk' : undefined}
         select={(c) => (selectable(c) ? <RowCheck id={c.id} form="bulk" label={`Select ${formatMoney(c.amount, c.currency)} for ${partners.get(c.partnerId) ?? c.partnerId}`} /> : '')}
         actions={(c) => {
-          const approve = canTransition('approve', c.status);
-          const reverse = canTransition('reverse', c.status);
+          const approve = money && canTransition('approve', c.status);
+          const reverse = money && canTransition('reverse', c.status);
           const amount = formatMoney(c.amount, c.currency);
           const partner = partners.get(c.partnerId) ?? c.partnerId;
           return {
@@ -231,7 +235,7 @@ function CommissionList(props: ListProps & { partners: Map<string, string> }) {
       />
       <Pager path={LIST} query={v} page={props.pageNumber} size={PAGE_SIZE} total={props.total} shown={props.rows.length} />
       {props.rows
-        .filter((c) => canTransition('reverse', c.status))
+        .filter((c) => money && canTransition('reverse', c.status))
         .map((c) => {
           const amount = formatMoney(c.amount, c.currency);
           const partner = partners.get(c.partnerId) ?? c.partnerId;

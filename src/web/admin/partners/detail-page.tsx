@@ -17,7 +17,7 @@ import { Notice } from '../../layout';
 import { compare, comparePoints, RangePicker, rangeQuery, type DateRange } from '../../range';
 import type { AdminPage } from '../../session';
 import { attr, Badge, formatMoney, href, Kpi, MoneyCell, Pager, partnerBadge, NumHead } from '../../ui';
-import { AdminLayout, day, Done } from '../kit';
+import { AdminLayout, can, day, Done } from '../kit';
 import { trafficPath } from '../traffic';
 import { CommissionsTable, PayoutsTable } from '../tables';
 import { CodesSection, type CodesData } from '../codes';
@@ -129,7 +129,7 @@ export function PartnerDetailPage(props: DetailProps) {
 
       <RecruitsSection recruits={props.recruits} name={p.name} />
 
-      <EditForm {...props} />
+      {can(props.page, 'POST', `${LIST}/:id`) && <EditForm {...props} />}
 
       <PartnerFlags partnerId={p.id} revoked={p.status === 'revoked'} history={props.flags} />
 
@@ -152,6 +152,7 @@ export function PartnerDetailPage(props: DetailProps) {
 /** The partner's name, status and actions, and the facts about it. */
 function DetailHead(props: DetailProps) {
   const { p, group, path, id, errors } = derive(props);
+  const partnerWrites = can(props.page, 'POST', `${LIST}/:id/revoke`);
   return (
     <>
       <p class="back">
@@ -168,7 +169,7 @@ function DetailHead(props: DetailProps) {
           <a class="button secondary" href={`/admin/commissions?partnerId=${id}`}>
             Commissions
           </a>
-          {p.status === 'pending' && (
+          {partnerWrites && p.status === 'pending' && (
             <form method="post" action={`${path}/invite`} class="inline">
               <CsrfInput token={props.page.csrf} />
               <button type="submit" class="secondary">
@@ -176,7 +177,9 @@ function DetailHead(props: DetailProps) {
               </button>
             </form>
           )}
-          {p.status === 'revoked' ? (
+          {!partnerWrites ? (
+            ''
+          ) : p.status === 'revoked' ? (
             <form method="post" action={`${path}/reinstate`} class="inline">
               <CsrfInput token={props.page.csrf} />
               <button type="submit">Reinstate</button>

@@ -8,7 +8,7 @@ import { Notice } from '../../layout';
 import { render } from '../../render';
 import type { AdminPage } from '../../session';
 import { formatMoney, href, MoneyCell, payoutBadge, Trunc, NumHead } from '../../ui';
-import { AdminLayout, NotFoundPage, type AdminKit } from '../kit';
+import { AdminLayout, can, NotFoundPage, type AdminKit } from '../kit';
 import { CommissionsTable, eventHref, payoutHref } from '../tables';
 import { DONE, IdParams, LIST } from './view';
 import { PayoutFacts, settleConfirm, SettleBody } from './settle';
@@ -42,7 +42,7 @@ function PayoutPage(props: { page: AdminPage; payout: PayoutListed; commissions:
       </p>
       <div class="page-head">
         <h1 safe>{`${formatMoney(p.amount, p.currency)} to ${p.partnerName}`}</h1>
-        {p.status === 'pending' && (
+        {p.status === 'pending' && can(props.page, 'POST', `${LIST}/:id/mark-paid`) && (
           <div class="actions">
             <ConfirmTrigger href={`${payoutHref(p.id)}/mark-failed`} dialog="fail-payout" label="Mark failed…" secondary />
             <ConfirmTrigger href={`${payoutHref(p.id)}/mark-paid`} dialog="paid-payout" label="Mark paid…" />
@@ -88,7 +88,7 @@ function PayoutPage(props: { page: AdminPage; payout: PayoutListed; commissions:
           </div>
         </>
       )}
-      {p.status === 'pending' && (
+      {p.status === 'pending' && can(props.page, 'POST', `${LIST}/:id/mark-paid`) && (
         <>
           <ConfirmDialog id="paid-payout" {...settleConfirm(p, 'paid', props.page.csrf)}>
             <SettleBody kind="paid" idPrefix="paid-payout" />

@@ -10,7 +10,7 @@ import { render } from '../../render';
 import type { AdminPage } from '../../session';
 import { EmptyState, formatMoney, href, menuId, Pager, parsePage, parseSort, payoutBadge, type Sort } from '../../ui';
 import { plural } from '../kit/bulk';
-import { AdminLayout, type AdminKit } from '../kit';
+import { AdminLayout, can, type AdminKit } from '../kit';
 import { payoutHref, PayoutsTable, RowCheck } from '../tables';
 import { DEFAULT_SORT, DONE, handSettled, LIST, ListQuery, PAGE_SIZE, readStatus, runTitle, viewOf, type Outcome, type View } from './view';
 import { settleConfirm, SettleBody } from './settle';
@@ -85,6 +85,8 @@ function PayoutsPage(props: {
   const csv = href('/v1/payouts.csv', { status: v.status });
   const partners = new Map(props.rows.map((p) => [p.partnerId, p.partnerName]));
   const due = preview.lines.length > 0;
+  // a role without money actions sees the payouts, not the buttons that move money
+  const money = can(props.page, 'POST', `${LIST}/run`);
   return (
     <AdminLayout page={props.page} title="Payouts" current={LIST}>
       <div class="page-head">
@@ -99,7 +101,7 @@ function PayoutsPage(props: {
           <a class="button secondary" href="/v1/payouts.csv?format=paypal" id="csv-paypal" download="payouts-paypal.csv">
             Download for PayPal
           </a>
-          <ConfirmTrigger href={`${LIST}/run`} dialog="run-payouts" label="Run payouts now…" />
+          {money && <ConfirmTrigger href={`${LIST}/run`} dialog="run-payouts" label="Run payouts now…" />}
         </div>
       </div>
       {!!props.outcome.ok && <Notice kind="ok" text={props.outcome.ok} />}
@@ -123,28 +125,30 @@ function PayoutsPage(props: {
         )
       ) : (
         <>
-          <form method="get" action={`${LIST}/bulk`} id="bulk" class="bulk" aria-label="Act on the ticked payouts">
-            {Object.entries(v).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
-            <div class="bulk-bar" data-bulk-bar="bulk">
-              <span data-bulk-count>Tick payouts paid by hand to mark them paid</span>
-              <button type="submit" class="secondary">
-                Mark paid…
-              </button>
-            </div>
-          </form>
+          {money && (
+            <form method="get" action={`${LIST}/bulk`} id="bulk" class="bulk" aria-label="Act on the ticked payouts">
+              {Object.entries(v).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : ''))}
+              <div class="bulk-bar" data-bulk-bar="bulk">
+                <span data-bulk-count>Tick payouts paid by hand to mark them paid</span>
+                <button type="submit" class="secondary">
+                  Mark paid…
+                </button>
+              </div>
+            </form>
+          )}
           <PayoutsTable
             payouts={props.rows}
             names={{ partners }}
             caption={`Payouts, ${props.sort.key === 'amount' ? 'by amount' : props.sort.dir === 'asc' ? 'oldest first' : 'newest first'}`}
             sorting={{ sort: props.sort, path: LIST, query: v }}
-            selectAll="bulk"
-            select={(p) => (props.tickable(p) ? <RowCheck id={p.id} form="bulk" label={`Select ${formatMoney(p.amount, p.currency)} to ${partners.get(p.partnerId) ?? p.partnerId}`} /> : '')}
+            selectAll={money ? 'bulk' : undefined}
+            select={(p) => (money && props.tickable(p) ? <RowCheck id={p.id} form="bulk" label={`Select ${formatMoney(p.amount, p.currency)} to ${partners.get(p.partnerId) ?? p.partnerId}`} /> : '')}
             actions={(p) => ({
               title: `${formatMoney(p.amount, p.currency)} to ${partners.get(p.partnerId) ?? p.partnerId}`,
               items: (
                 <>
                   <a href={payoutHref(p.id)}>Open the payout</a>
-                  {p.status === 'pending' && (
+                  {money && p.status === 'pending' && (
                     <>
                       <ConfirmTrigger href={`${payoutHref(p.id)}/mark-paid`} dialog={menuId('paid', p.id)} label="Mark paid…" secondary />
                       <ConfirmTrigger href={`${payoutHref(p.id)}/mark-failed`} dialog={menuId('fail', p.id)} label="Mark failed…" secondary />
@@ -156,7 +160,7 @@ function PayoutsPage(props: {
           />
           <Pager path={LIST} query={v} page={props.pageNumber} size={PAGE_SIZE} total={props.total} shown={props.rows.length} />
           {props.rows
-            .filter((p) => p.status === 'pending')
+            .filter((p) => money && p.status === 'pending')
             .map((p) => (
               <>
                 <ConfirmDialog id={menuId('paid', p.id)} {...settleConfirm(p, 'paid', csrf)}>
@@ -169,17 +173,25 @@ function PayoutsPage(props: {
             ))}
         </>
       )}
-      <ConfirmDialog
-        id="run-payouts"
-        title={due ? runTitle(preview) : 'Run payouts'}
-        action={`${LIST}/run`}
-        button={due ? runTitle(preview) : 'Run anyway'}
-        csrf={csrf}
-        fields={{ expect: fingerprint(preview) }}
-      >
-        <RunSummary preview={preview} minPayout={props.minPayout} />
-      </ConfirmDialog>
+      {money && <RunDialog preview={preview} minPayout={props.minPayout} csrf={csrf} />}
     </AdminLayout>
+  );
+}
+
+/** The run's confirmation: what is due, and a button that says it. */
+function RunDialog(props: { preview: Parameters<typeof RunSummary>[0]['preview']; minPayout: Parameters<typeof RunSummary>[0]['minPayout']; csrf: string }) {
+  const due = props.preview.lines.length > 0;
+  return (
+    <ConfirmDialog
+      id="run-payouts"
+      title={due ? runTitle(props.preview) : 'Run payouts'}
+      action={`${LIST}/run`}
+      button={due ? runTitle(props.preview) : 'Run anyway'}
+      csrf={props.csrf}
+      fields={{ expect: fingerprint(props.preview) }}
+    >
+      <RunSummary preview={props.preview} minPayout={props.minPayout} />
+    </ConfirmDialog>
   );
 }
 
