@@ -143,6 +143,8 @@ const RULES: Record<string, AuthRule> = {
   'DELETE /resources/:id': 'campaigns:write',
   // the operator's backend mints embedded pages; a partner may not, not even its own
   'POST /embed-tokens': 'partners:write',
+  // who changed what: the admin key or session, or a key given audit:read
+  'GET /audit-log': 'audit:read',
 };
 
 /** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */

@@ -14,6 +14,7 @@ export const SCOPES = [
   'payouts:write',
   'webhooks:read',
   'webhooks:write',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
