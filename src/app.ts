@@ -11,6 +11,7 @@ import { parseJsonObject } from './lib/json-body';
 import { plainMessage } from './lib/plain-errors';
 import { strictBodies } from './lib/strict-body';
 import { apiKeyRoutes, sessionRoutes } from './routes/auth';
+import { auditRoutes } from './routes/audit';
 import { billingRoutes } from './routes/billing';
 import { commissionRoutes } from './routes/commissions';
 import { commissionLifecycleRoutes } from './routes/commission-lifecycle';
@@ -81,7 +82,8 @@ export function createApp(ctx: AppContext) {
     .use(linkRoutes(ctx))
     .use(linkQrRoutes(ctx))
     .use(embedTokenRoutes(ctx))
-    .use(teamRoutes(ctx));
+    .use(teamRoutes(ctx))
+    .use(auditRoutes(ctx));
   const billing = billingRoutes(ctx).use(paypalWebhookRoutes(ctx));
   // resources take multipart uploads: outside the JSON-only parser
   const resources = resourceRoutes(ctx);

@@ -1,5 +1,6 @@
 // POST /webhooks/<provider>: the inbound webhook of each billing plugin with a configured secret
 // (SPEC section 4). A provider without one has no route: 404.
+import { setActor } from '../lib/audit-context';
 import { Elysia } from 'elysia';
 import { SignatureError, type BillingPlugin } from '../../plugins/billing';
 import type { AppContext } from '../context';
@@ -21,6 +22,8 @@ export function billingRoutes(ctx: AppContext) {
 }
 
 async function receive(ctx: AppContext, plugin: BillingPlugin, request: Request) {
+  // what the event changes (a refund's reversal) is the provider's doing in the audit log
+  setActor({ type: 'provider', id: plugin.name });
   const raw = await request.text();
   let event;
   try {

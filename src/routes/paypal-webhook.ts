@@ -1,6 +1,7 @@
 // POST /webhooks/paypal: PayPal's payout item events, mounted when PayPal's API and PAYPAL_WEBHOOK_ID
 // are set. Each delivery is verified through PayPal's verify-webhook-signature before anything is
 // read from it; one PayPal does not vouch for is a 400 and changes nothing.
+import { setActor } from '../lib/audit-context';
 import { Elysia, t } from 'elysia';
 import { RailSignatureError } from '../../plugins/payouts';
 import type { AppContext } from '../context';
@@ -23,6 +24,7 @@ export function paypalWebhookRoutes(ctx: AppContext) {
     '/webhooks/paypal',
     async ({ request }) => {
       const raw = await request.text();
+      setActor({ type: 'provider', id: 'paypal' });
       let event;
       try {
         event = await api.verifyWebhook(raw, request.headers);

@@ -1,5 +1,6 @@
 // The in-process scheduler: croner jobs started by src/index.ts and stopped on SIGTERM. Each job takes
 // a Postgres advisory lock, so with N replicas every tick runs once.
+import { asActor } from '../lib/audit-context';
 import { Cron } from 'croner';
 import type { AppContext } from '../context';
 import { runApprovalJob } from './approval';
@@ -16,7 +17,8 @@ export function startScheduler(ctx: AppContext): Scheduler {
   const running = new Set<Promise<unknown>>();
   const job = (name: string, pattern: string, body: (ctx: AppContext) => Promise<number>) =>
     new Cron(pattern, { name, timezone: 'UTC', protect: true }, async () => {
-      const run = body(ctx).catch((error) => ctx.log.error('job failed', { job: name, error }));
+      // what a job changes is the job's doing in the audit log
+      const run = asActor({ type: 'job', id: name }, () => body(ctx)).catch((error) => ctx.log.error('job failed', { job: name, error }));
       running.add(run);
       try {
         await run;

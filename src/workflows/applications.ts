@@ -7,6 +7,7 @@ import type { Tx } from '../db';
 import { conflict, notFound } from '../lib/errors';
 import { enqueueEmail } from '../mail/outbox';
 import { issueMagicLink } from '../modules/auth/magic';
+import { recordPartnerChange } from '../modules/partners/audit';
 import { findPartner, type Partner } from '../modules/partners/service';
 import { sendInvite } from './invite-partner';
 
@@ -34,6 +35,7 @@ export async function approveApplication(ctx: AppContext, id: string): Promise<P
       returning id`;
     if (!row) return notWaiting(tx, id, 'approve');
     const partner = (await findPartner(tx, id))!;
+    await recordPartnerChange(tx, 'approved', { ...partner, status: 'applied' }, partner);
     const invite = await issueMagicLink(tx, { purpose: 'invite', email: partner.email, partnerId: id });
     return { partner, token: invite.token };
   });
@@ -51,6 +53,7 @@ export async function declineApplication(ctx: AppContext, id: string, input: { r
       returning id`;
     if (!row) return notWaiting(tx, id, 'decline');
     const partner = (await findPartner(tx, id))!;
+    await recordPartnerChange(tx, 'declined', { ...partner, status: 'applied', declineReason: null }, partner);
     // the email commits with the decision (the outbox): never lost, never sent twice
     await enqueueEmail(tx, { template: 'application_declined', to: partner.email, data: { name: partner.name, reason }, partnerId: id, dedupeKey: `application_declined:${id}` });
     return partner;

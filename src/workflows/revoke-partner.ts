@@ -8,6 +8,7 @@ import { reinstatedEmail, revokedEmail } from '../mail/templates';
 import { loadBrand } from '../mail/brand';
 import { revokePartnerKeys } from '../modules/auth/keys';
 import { endPartnerSessions } from '../modules/auth/sessions';
+import { recordPartnerChange } from '../modules/partners/audit';
 import { findPartner, getPartner, type Partner } from '../modules/partners/service';
 
 /**
@@ -21,6 +22,7 @@ export async function revokePartner(
 ): Promise<Partner> {
   const reason = input.reason?.trim() || null;
   const { partner, first } = await ctx.sql.begin(async (tx) => {
+    const before = await findPartner(tx, id);
     const [row] = await tx<{ id: string }[]>`
       update partners set revoked_at = now(), revoke_reason = ${reason}, updated_at = now()
       where id = ${id} and revoked_at is null
@@ -29,7 +31,9 @@ export async function revokePartner(
     if (!exists) throw notFound('partner');
     await endPartnerSessions(tx, id);
     if (input.revokeKeys) await revokePartnerKeys(tx, id);
-    return { partner: (await findPartner(tx, id))!, first: Boolean(row) };
+    const after = (await findPartner(tx, id))!;
+    if (row) await recordPartnerChange(tx, 'revoked', before, after);
+    return { partner: after, first: Boolean(row) };
   });
   // share links of a revoked partner stop recording clicks at once (NOTIFY tells other replicas)
   if (first) ctx.links.invalidate({ all: true });
@@ -43,7 +47,9 @@ export async function reinstatePartner(ctx: AppContext, id: string): Promise<Par
     const current = await getPartner(tx, id);
     if (current.status !== 'revoked') throw conflict('partner is not revoked');
     await tx`update partners set revoked_at = null, revoke_reason = null, updated_at = now() where id = ${id}`;
-    return (await findPartner(tx, id))!;
+    const after = (await findPartner(tx, id))!;
+    await recordPartnerChange(tx, 'reinstated', current, after);
+    return after;
   });
   ctx.links.invalidate({ all: true });
   await sendQuietly(ctx.mailer, ctx.log, reinstatedEmail(await loadBrand(ctx.sql, ctx.config.baseUrl), { to: partner.email, name: partner.name }));

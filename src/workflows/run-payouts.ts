@@ -14,6 +14,7 @@ import { TRANSITIONS } from '../modules/commissions/lifecycle';
 import { isDue, payableGroups } from '../modules/payouts/due';
 import { routesOf } from '../modules/payouts/routing';
 import { PAYOUT_COLUMNS, payoutView, readPayouts, type PayoutRow, type PayoutView } from '../modules/payouts/service';
+import { auditInsertFrom } from '../modules/audit/bulk';
 import { idBase } from '../modules/webhooks/bulk-events';
 import { DELIVERY_CHANNEL, insertDeliveriesForEnvelopes } from '../modules/webhooks/outbox';
 import { handOverPending } from './hand-over-payouts';
@@ -175,6 +176,10 @@ async function payBatch(
       returning id, type
     ), delivered as (
       ${insertDeliveriesForEnvelopes(tx, deliveries)}
+    ), audited as (
+      ${auditInsertFrom(tx, { source: 'created', targetColumn: 'id', action: 'payout.run', targetType: 'payout', changes: tx`jsonb_build_object('status', jsonb_build_array(null, status), 'partnerId', jsonb_build_array(null, partner_id), 'amount', jsonb_build_array(null, amount::text), 'currency', jsonb_build_array(null, currency), 'commissionCount', jsonb_build_array(null, commission_count))` })}
+    ), audited_paid as (
+      ${auditInsertFrom(tx, { source: 'paid', targetColumn: 'id', action: 'commission.paid', targetType: 'commission', changes: tx`jsonb_build_object('status', jsonb_build_array('approved', 'paid'), 'payoutId', jsonb_build_array(null, payout_id))` })}
     )
     select ${tx(PAYOUT_COLUMNS.map((c) => `c.${c}`))}, (select count(*) from delivered)::int as delivery_count from created c order by c.id`;
   if (rows.length > 0 && rows[0]!.delivery_count > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // first envelope: a payout.created

@@ -159,6 +159,8 @@ const RULES: Record<string, AuthRule> = {
   'POST /team': 'admin',
   'PATCH /team/:id': 'admin',
   'DELETE /team/:id': 'admin',
+  // who changed what: the admin key or session, or a key given audit:read
+  'GET /audit-log': 'audit:read',
 };
 
 /** The route's name in RULES, BODIES and QUERIES: without the /v1 prefix. */

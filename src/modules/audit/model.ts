@@ -19,7 +19,7 @@ export const AuditEntry = t.Object(
     action: t.String({ description: '`<noun>.<verb>`, e.g. `partner.revoked`, `payout.run`, `settings.updated`.', examples: ['partner.updated'] }),
     target: t.Object({ type: t.String({ examples: ['partner'] }), id: t.String() }),
     changes: t.Optional(
-      t.Record(t.String(), t.Tuple([t.Unknown(), t.Unknown()]), {
+      t.Record(t.String(), t.Array(t.Unknown(), { minItems: 2, maxItems: 2 }), {
         description: 'The fields that changed, `{field: [before, after]}`; secrets, tokens, key hashes, TINs and dates of birth read `"[redacted]"`.',
       }),
     ),

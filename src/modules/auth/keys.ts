@@ -1,5 +1,6 @@
 // API keys: random, shown once, stored as SHA-256 hashes.
-import type { Sql, Tx } from '../../db';
+import { inTransaction, type Sql, type Transaction, type Tx } from '../../db';
+import { changesOf, record as audit } from '../audit/service';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -57,12 +58,17 @@ export async function createApiKey(
 ): Promise<ApiKeyRecord & { key: string }> {
   const key = input.key ?? generateKey(input.kind);
   const scopes = input.kind === 'scoped' ? [...new Set(input.scopes ?? [])].sort() : [];
-  const [row] = await sql<KeyRow[]>`
-    insert into api_keys (id, name, kind, scopes, partner_id, key_hash, key_hint, source)
-    values (${newId('apiKey')}, ${input.name}, ${input.kind}, ${scopes}, ${input.partnerId ?? null},
-            ${sha256(key)}, ${key.slice(0, KEY_PREFIX[input.kind].length + 4) + '…' + key.slice(-4)}, ${input.source ?? 'api'})
-    returning id, name, kind, scopes, partner_id, key_hint, created_at, revoked_at`;
-  return { ...toRecord(row!), key };
+  return inTransaction(sql, async (tx) => {
+    const [row] = await tx<KeyRow[]>`
+      insert into api_keys (id, name, kind, scopes, partner_id, key_hash, key_hint, source)
+      values (${newId('apiKey')}, ${input.name}, ${input.kind}, ${scopes}, ${input.partnerId ?? null},
+              ${sha256(key)}, ${key.slice(0, KEY_PREFIX[input.kind].length + 4) + '…' + key.slice(-4)}, ${input.source ?? 'api'})
+      returning id, name, kind, scopes, partner_id, key_hint, created_at, revoked_at`;
+    const record = toRecord(row!);
+    // the key itself and its hash never enter the log
+    await audit(tx, { action: 'api_key.created', target: { type: 'api_key', id: record.id }, changes: changesOf(null, record, ['name', 'kind', 'scopes', 'partnerId']) });
+    return { ...record, key };
+  });
 }
 
 export async function listApiKeys(
@@ -80,19 +86,24 @@ export async function listApiKeys(
 }
 
 export async function revokeApiKey(sql: Sql, id: string): Promise<ApiKeyRecord> {
-  const [row] = await sql<KeyRow[]>`
-    update api_keys set revoked_at = coalesce(revoked_at, now())
-    where id = ${id} and kind <> 'admin'
-    returning id, name, kind, scopes, partner_id, key_hint, created_at, revoked_at`;
-  if (!row) throw notFound('api key');
-  return toRecord(row);
+  return sql.begin(async (tx) => {
+    const [was] = await tx<{ revoked_at: Date | null }[]>`select revoked_at from api_keys where id = ${id} and kind <> 'admin' for update`;
+    const [row] = await tx<KeyRow[]>`
+      update api_keys set revoked_at = coalesce(revoked_at, now())
+      where id = ${id} and kind <> 'admin'
+      returning id, name, kind, scopes, partner_id, key_hint, created_at, revoked_at`;
+    if (!row) throw notFound('api key');
+    if (was && !was.revoked_at) await audit(tx, { action: 'api_key.revoked', target: { type: 'api_key', id }, changes: { revokedAt: [null, row.revoked_at] } });
+    return toRecord(row);
+  });
 }
 
-export async function revokePartnerKeys(sql: Tx, partnerId: string): Promise<number> {
-  const rows = await sql`
+export async function revokePartnerKeys(tx: Transaction, partnerId: string): Promise<number> {
+  const rows = await tx<{ id: string; revoked_at: Date }[]>`
     update api_keys set revoked_at = now()
     where partner_id = ${partnerId} and revoked_at is null
-    returning id`;
+    returning id, revoked_at`;
+  for (const row of rows) await audit(tx, { action: 'api_key.revoked', target: { type: 'api_key', id: row.id }, changes: { revokedAt: [null, row.revoked_at] } });
   return rows.length;
 }
 

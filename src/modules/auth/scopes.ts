@@ -17,6 +17,7 @@ export const SCOPES = [
   'webhooks:write',
   // the 1099-NEC export, which carries full tax ids (docs/tax.md)
   'tax:read',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

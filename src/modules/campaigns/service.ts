@@ -7,6 +7,7 @@ import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import type { CampaignRecord } from './model';
 import { ruleProblems, type Rule } from './rules';
+import { changesOf, record } from '../audit/service';
 
 export type Campaign = typeof CampaignRecord.static;
 
@@ -118,16 +119,23 @@ function percentText(percent: number | null | undefined): string | null {
   return percent === undefined || percent === null ? null : numberText(percent);
 }
 
-export async function createCampaign(sql: Sql, input: CreateCampaignInput): Promise<Campaign> {
+export async function createCampaign(db: Sql, input: CreateCampaignInput): Promise<Campaign> {
   check(input);
-  const [row] = await sql<CampaignRow[]>`
-    insert into campaigns (id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id, recruiter_percent)
-    values (${newId('campaign')}, ${input.name.trim()}, ${input.destinationUrl}, ${input.currency},
-            ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as JSONValue)}, ${input.stripeCouponId ?? null},
-            ${percentText(input.recruiterPercent)})
-    returning ${COLUMNS(sql)}`;
-  return toCampaign(row!);
+  return db.begin(async (sql) => {
+    const [row] = await sql<CampaignRow[]>`
+      insert into campaigns (id, name, destination_url, currency, holdback_days, rules, stripe_coupon_id, recruiter_percent)
+      values (${newId('campaign')}, ${input.name.trim()}, ${input.destinationUrl}, ${input.currency},
+              ${input.holdbackDays ?? null}, ${sql.json((input.rules ?? []) as JSONValue)}, ${input.stripeCouponId ?? null},
+              ${percentText(input.recruiterPercent)})
+      returning ${COLUMNS(sql)}`;
+    const campaign = toCampaign(row!);
+    await record(sql, { action: 'campaign.created', target: { type: 'campaign', id: campaign.id }, changes: changesOf(null, campaign, CAMPAIGN_AUDITED) });
+    return campaign;
+  });
 }
+
+/** A campaign's fields the audit log compares (its rules are its rates). */
+const CAMPAIGN_AUDITED = ['name', 'destinationUrl', 'currency', 'holdbackDays', 'rules', 'stripeCouponId', 'recruiterPercent', 'archivedAt'];
 
 export async function findCampaign(sql: Tx, id: string): Promise<Campaign | null> {
   if (!isId('campaign', id)) return null;
@@ -203,6 +211,9 @@ export async function updateCampaign(sql: Sql, id: string, input: UpdateCampaign
         updated_at = now()
       where id = ${id}
       returning ${COLUMNS(tx)}`;
-    return toCampaign(row!);
+    const campaign = toCampaign(row!);
+    const verb = !current.archivedAt && campaign.archivedAt ? 'archived' : current.archivedAt && !campaign.archivedAt ? 'unarchived' : 'updated';
+    await record(tx, { action: `campaign.${verb}`, target: { type: 'campaign', id }, changes: changesOf(current, campaign, CAMPAIGN_AUDITED), skipIfUnchanged: true });
+    return campaign;
   });
 }

@@ -5,6 +5,7 @@ import { AppError, conflict, forbidden, invalidField, notFound } from '../../lib
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import { findCampaign, partnerHoldsCampaign } from '../campaigns/service';
+import { changesOf, record } from '../audit/service';
 import type { CodeRecord } from './model';
 import type { PromotionCodeSync } from '../../../plugins/billing';
 
@@ -72,6 +73,8 @@ export async function createCode(sql: Sql, input: { code: string; partnerId: str
         insert into promotion_codes (id, code, partner_id, campaign_id)
         values (${newId('promotionCode')}, ${input.code}, ${input.partnerId}, ${campaign.id})
         returning ${COLUMNS(tx)}`;
+      const created = { action: 'code.created', target: { type: 'code', id: row!.id }, changes: changesOf(null, toCode(row!), ['code', 'partnerId', 'campaignId']) };
+      await record(tx, created);
       if (sync && coupon) {
         const promo = await sync.create({ id: row!.id, code: row!.code, coupon });
         await tx`update promotion_codes set stripe_promotion_code_id = ${promo} where id = ${row!.id}`;
@@ -125,13 +128,18 @@ export async function setCodeArchived(sql: Sql, id: string, archived: boolean, s
     select stripe_promotion_code_id, archived_at is not null as archived from promotion_codes where id = ${id}`;
   if (!synced) throw notFound('code');
   if (sync && synced.stripe_promotion_code_id && synced.archived !== archived) await sync.setActive(synced.stripe_promotion_code_id, !archived);
-  const [row] = await sql<CodeRow[]>`
-    update promotion_codes
-    set archived_at = ${archived ? sql`coalesce(archived_at, now())` : null}
-    where id = ${id}
-    returning ${COLUMNS(sql)}`;
-  if (!row) throw notFound('code');
-  return toCode(row);
+  return sql.begin(async (tx) => {
+    const [row] = await tx<CodeRow[]>`
+      update promotion_codes
+      set archived_at = ${archived ? tx`coalesce(archived_at, now())` : null}
+      where id = ${id}
+      returning ${COLUMNS(tx)}`;
+    if (!row) throw notFound('code');
+    if (synced.archived !== archived) {
+      await record(tx, { action: archived ? 'code.archived' : 'code.unarchived', target: { type: 'code', id }, changes: { archived: [synced.archived, archived] } });
+    }
+    return toCode(row);
+  });
 }
 
 /** A code that credits: `text` names it (ignoring case) or is its Stripe promotion code id. */

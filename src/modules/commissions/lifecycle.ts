@@ -1,7 +1,9 @@
 // The commission state machine after accrual: approval (by hand or by the holdback job), payment (by
 // the payout runner), reversal (with a clawback once paid). Every move is checked against one table,
 // stamped in commission_transitions and reported by its webhook, all in one transaction.
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
+import { auditInsertFrom } from '../audit/bulk';
+import { record, type Changes } from '../audit/service';
 import { AppError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/time';
 import type { Principal } from '../auth/scopes';
@@ -62,10 +64,13 @@ async function lockCommission(tx: Tx, id: string): Promise<CommissionRow> {
   return row;
 }
 
-async function recordTransition(tx: Tx, t: { id: string; from: CommissionStatus; to: CommissionStatus; actor: string; reason?: string | null }) {
+async function recordTransition(tx: Transaction, t: { id: string; from: CommissionStatus; to: CommissionStatus; actor: string; reason?: string | null }) {
   await tx`
     insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
     values (${t.id}, ${t.from}, ${t.to}, ${t.actor}, ${t.reason ?? null})`;
+  const changes: Changes = { status: [t.from, t.to] };
+  if (t.reason) changes.reason = [null, t.reason];
+  await record(tx, { action: `commission.${t.to}`, target: { type: 'commission', id: t.id }, changes });
 }
 
 /** accrued -> approved by hand; emits commission.approved. */
@@ -93,7 +98,7 @@ export async function approveCommission(sql: Sql, input: { id: string; actor: st
  * accrued | approved | paid -> reversed; emits commission.reversed. A paid commission also opens a
  * clawback for its amount. Takes a transaction so that a billing plugin can reverse inside its own.
  */
-export async function reverseCommissionIn(tx: Tx, input: { id: string; actor: string; reason: string }): Promise<CommissionView> {
+export async function reverseCommissionIn(tx: Transaction, input: { id: string; actor: string; reason: string }): Promise<CommissionView> {
   const current = await lockCommission(tx, input.id);
   throwIfIllegal('reverse', input.id, current.status);
   const [row] = await tx<CommissionRow[]>`
@@ -113,11 +118,13 @@ export async function reverseCommissionIn(tx: Tx, input: { id: string; actor: st
  * line in the partner's next payout) of `clawback`, and commission.reversed says what the commission
  * amounts to now (`row`, as updated).
  */
-async function clawBackAndReport(tx: Tx, row: CommissionRow, change: { wasPaid: boolean; clawback: bigint; reason: string }): Promise<void> {
+async function clawBackAndReport(tx: Transaction, row: CommissionRow, change: { wasPaid: boolean; clawback: bigint; reason: string }): Promise<void> {
   if (change.wasPaid && change.clawback > 0n) {
     await tx`
       insert into clawbacks (commission_id, partner_id, currency, amount, reason)
       values (${row.id}, ${row.partner_id}, ${row.currency}, ${change.clawback}, ${change.reason})`;
+    const changes: Changes = { clawback: [null, { amount: String(change.clawback), currency: row.currency }], reason: [null, change.reason] };
+    await record(tx, { action: 'commission.clawback', target: { type: 'commission', id: row.id }, changes });
   }
   await enqueueEvent(tx, 'commission.reversed', {
     commissionId: row.id,
@@ -143,7 +150,7 @@ async function liveOverrideOf(tx: Tx, commissionId: string): Promise<{ id: strin
  * already paid, and emits commission.reversed with the amount it has now. The status does not change.
  */
 export async function reduceCommissionIn(
-  tx: Tx,
+  tx: Transaction,
   input: { id: string; amount: bigint; actor: string; reason: string; detail?: string },
 ): Promise<CommissionView> {
   const current = await lockCommission(tx, input.id);
@@ -154,6 +161,7 @@ export async function reduceCommissionIn(
   const [row] = await tx<CommissionRow[]>`
     update commissions set amount = ${input.amount} where id = ${input.id}
     returning ${tx([...COMMISSION_COLUMNS])}`;
+  await record(tx, { action: 'commission.reduced', target: { type: 'commission', id: input.id }, changes: { amount: [String(current.amount), String(input.amount)], reason: [null, input.reason] } });
   await tx`
     insert into commission_adjustments (commission_id, amount_before, amount_after, reason, actor, detail)
     values (${input.id}, ${current.amount}, ${input.amount}, ${input.reason}, ${input.actor}, ${input.detail ?? null})`;
@@ -222,6 +230,8 @@ export async function approveDueCommissions(sql: Sql, options: { actor?: string;
           returning id, type
         ), deliveries as (
           ${insertDeliveriesForEnvelopes(tx, deliveries)}
+        ), audited as (
+          ${auditInsertFrom(tx, { source: 'moved', targetColumn: 'id', action: 'commission.approved', targetType: 'commission', changes: tx`jsonb_build_object('status', jsonb_build_array('accrued', 'approved'), 'reason', jsonb_build_array(null, 'holdback elapsed'))` })}
         )
         select (select count(*) from moved)::int as approved, (select count(*) from deliveries)::int as deliveries`;
       if (result!.deliveries > 0) await tx`select pg_notify(${DELIVERY_CHANNEL}, ${`${events}00000001`})`; // the first envelope

@@ -7,6 +7,7 @@ import { isKnownCurrency } from '../../lib/money';
 import { iso } from '../../lib/time';
 import { ruleProblems, type GroupRule } from '../campaigns/rules';
 import { amountProblems, throwProblems } from '../campaigns/service';
+import { changesOf, record } from '../audit/service';
 import type { GroupRecord } from './model';
 
 export type Group = typeof GroupRecord.static;
@@ -37,14 +38,21 @@ async function checkRules(sql: Tx, rules: GroupRule[]): Promise<void> {
   throwProblems(problems);
 }
 
-export async function createGroup(sql: Sql, input: { name: string; rules?: GroupRule[]; holdbackDays?: number | null }): Promise<Group> {
-  await checkRules(sql, input.rules ?? []);
-  const [row] = await sql<GroupRow[]>`
-    insert into partner_groups (id, name, rules, holdback_days)
-    values (${newId('group')}, ${input.name.trim()}, ${sql.json((input.rules ?? []) as JSONValue)}, ${input.holdbackDays ?? null})
-    returning ${COLUMNS(sql)}`;
-  return toGroup(row!);
+export async function createGroup(db: Sql, input: { name: string; rules?: GroupRule[]; holdbackDays?: number | null }): Promise<Group> {
+  await checkRules(db, input.rules ?? []);
+  return db.begin(async (sql) => {
+    const [row] = await sql<GroupRow[]>`
+      insert into partner_groups (id, name, rules, holdback_days)
+      values (${newId('group')}, ${input.name.trim()}, ${sql.json((input.rules ?? []) as JSONValue)}, ${input.holdbackDays ?? null})
+      returning ${COLUMNS(sql)}`;
+    const group = toGroup(row!);
+    await record(sql, { action: 'group.created', target: { type: 'group', id: group.id }, changes: changesOf(null, group, GROUP_AUDITED) });
+    return group;
+  });
 }
+
+/** A group's fields the audit log compares. */
+const GROUP_AUDITED = ['name', 'rules', 'holdbackDays'];
 
 export async function findGroup(sql: Tx, id: string): Promise<Group | null> {
   if (!isId('group', id)) return null;
@@ -85,7 +93,9 @@ export async function updateGroup(
         updated_at = now()
       where id = ${id}
       returning ${COLUMNS(tx)}`;
-    return toGroup(row!);
+    const group = toGroup(row!);
+    await record(tx, { action: 'group.updated', target: { type: 'group', id }, changes: changesOf(current, group, GROUP_AUDITED), skipIfUnchanged: true });
+    return group;
   });
 }
 
@@ -103,7 +113,12 @@ export async function movePartnersToGroup(sql: Sql, partnerIds: string[], groupI
   return sql.begin(async (tx) => {
     await checkGroupId(tx, groupId);
     if (unique.length === 0) return 0;
+    const was = await tx<{ id: string; group_id: string | null }[]>`select id, group_id from partners where id = any(${unique}) order by id for update`;
     const rows = await tx<{ id: string }[]>`update partners set group_id = ${groupId}, updated_at = now() where id = any(${unique}) returning id`;
+    for (const partner of was) {
+      const changes = changesOf({ groupId: partner.group_id }, { groupId });
+      await record(tx, { action: 'partner.updated', target: { type: 'partner', id: partner.id }, changes, skipIfUnchanged: true });
+    }
     if (rows.length !== unique.length) {
       const found = new Set(rows.map((r) => r.id));
       const missing = unique.filter((id) => !found.has(id));

@@ -6,6 +6,7 @@ import { iso } from '../../lib/time';
 import { recordIdentityNetwork } from '../fraud/service';
 import { destinationProblem, findCampaign, partnerHoldsCampaign } from '../campaigns/service';
 import { splitDestination, type LinkTarget } from './cache';
+import { changesOf, record } from '../audit/service';
 import type { LinkRecord } from './model';
 import type { PartnerStatus } from '../partners/model';
 
@@ -107,11 +108,15 @@ export async function createLink(
   for (let attempt = 0; ; attempt++) {
     const slug = input.slug ?? generateSlug();
     try {
-      const [row] = await sql<LinkRow[]>`
-        insert into links (id, slug, partner_id, campaign_id, destination_url)
-        values (${newId('link')}, ${slug}, ${input.partnerId}, ${input.campaignId}, ${input.destinationUrl ?? null})
-        returning id, slug, partner_id, campaign_id, destination_url, created_at`;
-      return toLink(row!, baseUrl);
+      return await sql.begin(async (tx) => {
+        const [row] = await tx<LinkRow[]>`
+          insert into links (id, slug, partner_id, campaign_id, destination_url)
+          values (${newId('link')}, ${slug}, ${input.partnerId}, ${input.campaignId}, ${input.destinationUrl ?? null})
+          returning id, slug, partner_id, campaign_id, destination_url, created_at`;
+        const link = toLink(row!, baseUrl);
+        await record(tx, { action: 'link.created', target: { type: 'link', id: link.id }, changes: changesOf(null, link, ['slug', 'partnerId', 'campaignId', 'destinationUrl']) });
+        return link;
+      });
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
       if (input.slug !== undefined) throw new AppError('conflict', `slug "${input.slug}" is taken`, [{ field: 'slug', message: 'is taken' }]);

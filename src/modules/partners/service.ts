@@ -1,7 +1,7 @@
 // Partner rules: creation (admin, self-signup, federation), updates, activation. Inviting is
 // src/workflows/invite-partner.ts; revoking and reinstating a partner is src/workflows/revoke-partner.ts.
 import type { JSONValue } from 'postgres';
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
 import { AppError, conflict, invalidFields, notFound } from '../../lib/errors';
 import { idTime, isId, newId } from '../../lib/ids';
 import { checkMetadata } from '../../lib/metadata';
@@ -10,6 +10,8 @@ import { NOTIFICATION_KINDS, type Notifications } from '../../mail/template';
 import { ruleProblems, type CommissionSnapshot } from '../campaigns/rules';
 import { checkGroupId } from '../groups/service';
 import { enqueueEvent } from '../webhooks/outbox';
+import { record } from '../audit/service';
+import { recordPartnerChange } from './audit';
 import type { ApplicationAnswers } from '../../lib/fields';
 import type { PartnerRecord, PartnerStatus, SnapshotRecord } from './model';
 
@@ -172,7 +174,7 @@ export type CreatePartnerInput = {
  * federation). `invited`: the partner waits as pending for the invite the caller sends; otherwise,
  * unless it applied, it is active at once. Inviting is src/workflows/invite-partner.ts.
  */
-export async function insertPartner(tx: Tx, input: CreatePartnerInput & { invited: boolean }): Promise<Partner> {
+export async function insertPartner(tx: Transaction, input: CreatePartnerInput & { invited: boolean }): Promise<Partner> {
   const email = input.email.trim().toLowerCase();
   const applied = input.applied ?? false;
   // an application is neither invited nor active until an admin approves it
@@ -203,6 +205,8 @@ export async function insertPartner(tx: Tx, input: CreatePartnerInput & { invite
     await tx`insert into partner_commission_snapshots (partner_id, snapshot) values (${id}, ${tx.json(input.commissionSnapshot as JSONValue)})`;
   }
   const partner = (await findPartner(tx, id))!;
+  // a self-signup is the partner's own doing
+  await recordPartnerChange(tx, 'created', null, partner, source === 'signup' ? { type: 'partner', id } : undefined);
   await enqueueEvent(tx, 'partner.created', { partnerId: id, email, name: partner.name, activatedAt: partner.activatedAt, invited: input.invited, campaignIds });
   if (federated) {
     await enqueueEvent(tx, 'partnership.approved', { partnerId: id, email, name: partner.name, networkCreatorId: networkCreatorId as string, campaignIds });
@@ -225,6 +229,7 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
   checkMetadata(input.metadata);
   const notifications = checkNotifications(input.notifications);
   return sql.begin(async (tx) => {
+    const before = await findPartner(tx, id);
     if (input.groupId !== undefined) await checkGroupId(tx, input.groupId);
     if (input.referredBy !== undefined) await checkRecruiter(tx, input.referredBy, id);
     const [row] = await tx`
@@ -247,7 +252,9 @@ export async function updatePartner(sql: Sql, id: string, input: UpdatePartnerIn
       await tx`delete from partner_campaigns where partner_id = ${id} and campaign_id <> all(${campaignIds})`;
       await grantCampaigns(tx, id, campaignIds, 'admin');
     }
-    return (await findPartner(tx, id))!;
+    const after = (await findPartner(tx, id))!;
+    await recordPartnerChange(tx, 'updated', before, after);
+    return after;
   });
 }
 
@@ -264,6 +271,7 @@ export async function updateOwnProfile(
   return sql.begin(async (tx) => {
     const [row] = await tx<{ billing_connect_account_id: string | null }[]>`select billing_connect_account_id from partners where id = ${id} for update`;
     if (!row) throw notFound('partner');
+    const before = (await findPartner(tx, id))!;
     const account = input.billingConnectAccountId;
     if (account !== undefined && row.billing_connect_account_id !== null && account !== row.billing_connect_account_id) {
       throw new AppError('conflict', 'billingConnectAccountId: already set; ask the program to change it', [
@@ -277,7 +285,9 @@ export async function updateOwnProfile(
         billing_connect_account_id = coalesce(billing_connect_account_id, ${account ?? null}),
         updated_at = now()
       where id = ${id}`;
-    return (await findPartner(tx, id))!;
+    const after = (await findPartner(tx, id))!;
+    await recordPartnerChange(tx, 'updated', before, after);
+    return after;
   });
 }
 
@@ -312,12 +322,13 @@ export async function getCommissionSnapshot(sql: Sql, partnerId: string): Promis
 }
 
 /** Activates a pending partner (first use of an invite or sign-in link); emits partner.activated. */
-export async function activatePartner(tx: Tx, id: string): Promise<void> {
+export async function activatePartner(tx: Transaction, id: string): Promise<void> {
   const [row] = await tx<{ id: string; email: string; name: string; activated_at: Date }[]>`
     update partners set activated_at = now(), updated_at = now()
     where id = ${id} and partner_status(partners) = 'pending'
     returning id, email, name, activated_at`;
   if (!row) return;
+  await record(tx, { action: 'partner.activated', target: { type: 'partner', id }, changes: { status: ['pending', 'active'] }, actor: { type: 'partner', id } });
   await enqueueEvent(tx, 'partner.activated', {
     partnerId: row.id,
     email: row.email,

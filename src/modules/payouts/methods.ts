@@ -2,7 +2,8 @@
 // partner's payouts for PAYOUT_METHOD_HOLD_HOURS (routing.ts reads the hold); the partner is told by
 // email (workflows/payout-method.ts).
 import type { RailName } from '../../../plugins/payouts';
-import type { Tx } from '../../db';
+import type { Transaction, Tx } from '../../db';
+import { changesOf, record } from '../audit/service';
 import { iso } from '../../lib/time';
 import type { PayoutMethodView } from './method-model';
 
@@ -47,9 +48,10 @@ export function methodView(row: MethodRow | null, own: boolean, now = new Date()
 
 /** Writes the partner's method, held for `holdHours` from now. */
 export async function saveMethod(
-  tx: Tx,
+  tx: Transaction,
   input: { partnerId: string; type: RailName; email: string | null; stripeAccountId: string | null; ready: boolean; holdHours: number; actor: string },
 ): Promise<MethodRow> {
+  const before = await methodRow(tx, input.partnerId, true);
   const [row] = await tx<MethodRow[]>`
     insert into payout_methods (partner_id, type, email, stripe_account_id, ready, changed_at, held_until, changed_by)
     values (${input.partnerId}, ${input.type}, ${input.email}, ${input.stripeAccountId}, ${input.ready}, now(),
@@ -59,6 +61,9 @@ export async function saveMethod(
       stripe_account_id = coalesce(excluded.stripe_account_id, payout_methods.stripe_account_id),
       ready = excluded.ready, changed_at = excluded.changed_at, held_until = excluded.held_until, changed_by = excluded.changed_by
     returning partner_id, type, email, stripe_account_id, ready, changed_at, held_until`;
+  const fields = (r: MethodRow | null) => (r ? { type: r.type, email: r.email, stripeAccountId: r.stripe_account_id } : null);
+  const changes = changesOf(fields(before), fields(row!)!);
+  await record(tx, { action: 'payout.method_changed', target: { type: 'partner', id: input.partnerId }, changes, skipIfUnchanged: true });
   return row!;
 }
 

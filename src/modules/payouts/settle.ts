@@ -1,7 +1,9 @@
 // Settling a payout: paid, or failed (the money did not move, so what it held becomes payable again).
 // One at a time (mark-paid, mark-failed, a rail's answer) or in bulk (POST /v1/payouts/settle, all
 // or nothing). Each emits payout.paid or payout.failed in the same transaction.
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
+import { auditInsertFrom } from '../audit/bulk';
+import { record, type Changes } from '../audit/service';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
 import { TRANSITIONS } from '../commissions/lifecycle';
@@ -29,7 +31,11 @@ async function lockPayouts(tx: Tx, ids: string[]): Promise<Map<string, PayoutRow
 }
 
 /** Settles one payout the caller has locked and found open. */
-async function apply(tx: Tx, current: PayoutRow, settlement: Settlement, actor: string): Promise<PayoutRow> {
+async function apply(tx: Transaction, current: PayoutRow, settlement: Settlement, actor: string): Promise<PayoutRow> {
+  const changes: Changes = { status: [current.status, settlement.status] };
+  if (settlement.status === 'paid' && settlement.reference) changes.providerReference = [current.provider_reference, settlement.reference];
+  if (settlement.status === 'failed') changes.failureReason = [null, settlement.reason];
+  await record(tx, { action: `payout.${settlement.status}`, target: { type: 'payout', id: current.id }, changes });
   if (settlement.status === 'paid') {
     // the self-billing invoice number: the year's counter row, incremented (and so locked) in this
     // transaction, so numbers are gapless per year whichever replica pays, and a rollback returns one
@@ -78,6 +84,8 @@ async function apply(tx: Tx, current: PayoutRow, settlement: Settlement, actor: 
       update commissions set status = ${TRANSITIONS.release.to}, payout_id = null, paid_at = null
       where payout_id = ${id} and status = any(${TRANSITIONS.release.from as unknown as string[]}::text[])
       returning id
+    ), audited as (
+      ${auditInsertFrom(tx, { source: 'released', targetColumn: 'id', action: 'commission.released', targetType: 'commission', changes: tx`jsonb_build_object('status', jsonb_build_array('paid', ${TRANSITIONS.release.to}::text), 'payoutId', jsonb_build_array(${id}::text, null))` })}
     )
     insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
     select id, 'paid', ${TRANSITIONS.release.to}, ${actor}, ${`payout ${id} failed: ${settlement.reason}`} from released`;
@@ -98,7 +106,7 @@ async function apply(tx: Tx, current: PayoutRow, settlement: Settlement, actor: 
  * Settles one open payout in the caller's transaction. `strict`: a payout that is not open is a 409;
  * otherwise it is left as it is and answered (a rail's late or repeated answer).
  */
-export async function settleIn(tx: Tx, settlement: Settlement, actor: string, strict = true): Promise<PayoutRow> {
+export async function settleIn(tx: Transaction, settlement: Settlement, actor: string, strict = true): Promise<PayoutRow> {
   const current = (await lockPayouts(tx, [settlement.id])).get(settlement.id);
   if (!current) throw notFound('payout');
   if (!isOpen(current.status)) {

@@ -1,7 +1,8 @@
 // Partner resources: files, approved copy and links, per campaign or for everyone. The rows and
 // their SQL; the bytes of files go through the resource store (plugins/storage.ts).
 import { fileTypeFromBuffer } from 'file-type';
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
+import { changesOf, record } from '../audit/service';
 import { AppError, invalidField, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
@@ -67,14 +68,24 @@ async function requireCampaign(sql: Tx, campaignId: string | undefined): Promise
   if (!row) throw notFound('campaign');
 }
 
+/** `resource.created` / `resource.deleted`: what it was (its title, kind, campaign, file name). */
+async function recordResource(tx: Transaction, verb: 'created' | 'deleted', row: ResourceRow): Promise<void> {
+  const fields = { kind: row.kind, title: row.title, campaignId: row.campaign_id, fileName: row.file_name, url: row.url };
+  const changes = verb === 'created' ? changesOf(null, fields) : changesOf(fields, { kind: null, title: null, campaignId: null, fileName: null, url: null });
+  await record(tx, { action: `resource.${verb}`, target: { type: 'resource', id: row.id }, changes });
+}
+
 export async function createTextOrLink(sql: Sql, input: TextOrLinkInput): Promise<ResourceRecord> {
   await requireCampaign(sql, input.campaignId);
-  const [row] = await sql<ResourceRow[]>`
-    insert into resources (id, kind, title, campaign_id, body, url)
-    values (${newId('resource')}, ${input.kind}, ${input.title.trim()}, ${input.campaignId ?? null},
-            ${input.kind === 'text' ? input.body : null}, ${input.kind === 'link' ? input.url : null})
-    returning ${sql(COLUMNS)}`;
-  return toRecord(row!);
+  return sql.begin(async (tx) => {
+    const [row] = await tx<ResourceRow[]>`
+      insert into resources (id, kind, title, campaign_id, body, url)
+      values (${newId('resource')}, ${input.kind}, ${input.title.trim()}, ${input.campaignId ?? null},
+              ${input.kind === 'text' ? input.body : null}, ${input.kind === 'link' ? input.url : null})
+      returning ${tx(COLUMNS)}`;
+    await recordResource(tx, 'created', row!);
+    return toRecord(row!);
+  });
 }
 
 /**
@@ -116,6 +127,7 @@ export async function createFileResource(sql: Sql, stores: ResourceStores, uploa
         returning ${tx(COLUMNS)}`;
       await store.put(tx, key, upload.bytes, contentType);
       stored = true;
+      await recordResource(tx, 'created', inserted!);
       return inserted!;
     });
     return toRecord(row);
@@ -167,7 +179,11 @@ export async function findFile(sql: Sql, id: string, partnerId?: string): Promis
 
 /** Deletes a resource and its bytes; 404 when there is none. */
 export async function deleteResource(sql: Sql, stores: ResourceStores, id: string): Promise<ResourceRecord> {
-  const [row] = await sql<ResourceRow[]>`delete from resources where id = ${id} returning ${sql(COLUMNS)}`;
+  const row = await sql.begin(async (tx) => {
+    const [deleted] = await tx<ResourceRow[]>`delete from resources where id = ${id} returning ${tx(COLUMNS)}`;
+    if (deleted) await recordResource(tx, 'deleted', deleted);
+    return deleted;
+  });
   if (!row) throw notFound('resource');
   // PostgreSQL's bytes went with the row (on delete cascade); an outside store's go now
   if (row.storage === 's3') await stores.of('s3')?.remove(row.storage_key!);

@@ -2,7 +2,8 @@
 // synchronous sends (test calls and manual retries) that answer the delivery record inline.
 import type { JSONValue } from 'postgres';
 import type { AppContext } from '../../context';
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
+import { changesOf, record } from '../audit/service';
 import { conflict, invalidField, notFound } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
@@ -105,11 +106,21 @@ export async function createEndpoint(
   const url = checkUrl(ctx, input.url);
   const events = checkEvents(input.events);
   const secret = newSecret();
-  const [row] = await ctx.sql<EndpointRow[]>`
-    insert into webhook_endpoints (id, url, events, label, secret)
-    values (${newId('endpoint')}, ${url}, ${events}, ${input.label ?? null}, ${secret})
-    returning ${ENDPOINT_COLUMNS(ctx.sql)}`;
-  return { endpoint: toEndpoint(row!), secret };
+  return ctx.sql.begin(async (tx) => {
+    const [row] = await tx<EndpointRow[]>`
+      insert into webhook_endpoints (id, url, events, label, secret)
+      values (${newId('endpoint')}, ${url}, ${events}, ${input.label ?? null}, ${secret})
+      returning ${ENDPOINT_COLUMNS(tx)}`;
+    const endpoint = toEndpoint(row!);
+    await recordEndpoint(tx, 'created', null, endpoint);
+    return { endpoint, secret };
+  });
+}
+
+/** `webhook_endpoint.<verb>` with the endpoint's fields that changed (its secret is never among them). */
+async function recordEndpoint(tx: Transaction, verb: string, before: Endpoint | null, after: Endpoint): Promise<void> {
+  const changes = changesOf(before, after, ['url', 'events', 'label', 'active']);
+  await record(tx, { action: `webhook_endpoint.${verb}`, target: { type: 'webhook_endpoint', id: after.id }, changes, skipIfUnchanged: verb === 'updated' });
 }
 
 export async function listEndpoints(sql: Sql, filter: { active?: boolean; limit: number; cursor?: string }): Promise<Endpoint[]> {
@@ -139,20 +150,24 @@ export async function updateEndpoint(
   id: string,
   input: { url?: string; events?: string[]; label?: string | null; active?: boolean },
 ): Promise<Endpoint> {
-  await endpointRow(ctx.sql, id);
+  const before = toEndpoint(await endpointRow(ctx.sql, id));
   const url = input.url === undefined ? undefined : checkUrl(ctx, input.url);
   const events = input.events === undefined ? undefined : checkEvents(input.events);
-  const [row] = await ctx.sql<EndpointRow[]>`
-    update webhook_endpoints set
-      url = coalesce(${url ?? null}, url),
-      events = coalesce(${events ?? null}::text[], events),
-      label = ${input.label === undefined ? ctx.sql`label` : input.label},
-      active = coalesce(${input.active ?? null}::boolean, active),
-      updated_at = now()
-    where id = ${id}
-    returning ${ENDPOINT_COLUMNS(ctx.sql)}`;
-  if (!row) throw notFound('webhook endpoint');
-  return toEndpoint(row);
+  return ctx.sql.begin(async (tx) => {
+    const [row] = await tx<EndpointRow[]>`
+      update webhook_endpoints set
+        url = coalesce(${url ?? null}, url),
+        events = coalesce(${events ?? null}::text[], events),
+        label = ${input.label === undefined ? tx`label` : input.label},
+        active = coalesce(${input.active ?? null}::boolean, active),
+        updated_at = now()
+      where id = ${id}
+      returning ${ENDPOINT_COLUMNS(tx)}`;
+    if (!row) throw notFound('webhook endpoint');
+    const endpoint = toEndpoint(row);
+    await recordEndpoint(tx, 'updated', before, endpoint);
+    return endpoint;
+  });
 }
 
 /** The select column of an endpoint `e`'s previous secret while it still signs (null after). */
@@ -171,26 +186,35 @@ export const SECRET_OVERLAP_HOURS = 24;
 export async function rotateSecret(sql: Sql, id: string): Promise<{ endpoint: Endpoint; secret: string }> {
   await endpointRow(sql, id);
   const secret = newSecret();
-  const [row] = await sql<EndpointRow[]>`
-    update webhook_endpoints
-    set previous_secret = secret, previous_secret_expires_at = now() + ${SECRET_OVERLAP_HOURS} * interval '1 hour',
-        secret = ${secret}, updated_at = now()
-    where id = ${id} returning ${ENDPOINT_COLUMNS(sql)}`;
-  if (!row) throw notFound('webhook endpoint');
-  return { endpoint: toEndpoint(row), secret };
+  return sql.begin(async (tx) => {
+    const [row] = await tx<EndpointRow[]>`
+      update webhook_endpoints
+      set previous_secret = secret, previous_secret_expires_at = now() + ${SECRET_OVERLAP_HOURS} * interval '1 hour',
+          secret = ${secret}, updated_at = now()
+      where id = ${id} returning ${ENDPOINT_COLUMNS(tx)}`;
+    if (!row) throw notFound('webhook endpoint');
+    // that it changed, never what to
+    await record(tx, { action: 'webhook_endpoint.secret_rotated', target: { type: 'webhook_endpoint', id }, changes: { secret: ['old', 'new'] } });
+    return { endpoint: toEndpoint(row), secret };
+  });
 }
 
 /** Soft delete (active=false, history kept) or, with hard, removes the endpoint and its delivery log. */
 export async function deleteEndpoint(sql: Sql, id: string, hard: boolean): Promise<Endpoint | null> {
-  await endpointRow(sql, id);
-  if (hard) {
-    await sql`delete from webhook_endpoints where id = ${id}`;
-    return null;
-  }
-  const [row] = await sql<EndpointRow[]>`
-    update webhook_endpoints set active = false, updated_at = now() where id = ${id} returning ${ENDPOINT_COLUMNS(sql)}`;
-  if (!row) throw notFound('webhook endpoint');
-  return toEndpoint(row);
+  const before = toEndpoint(await endpointRow(sql, id));
+  return sql.begin(async (tx) => {
+    if (hard) {
+      await tx`delete from webhook_endpoints where id = ${id}`;
+      await record(tx, { action: 'webhook_endpoint.deleted', target: { type: 'webhook_endpoint', id }, changes: changesOf(before, { url: null, events: null, label: null, active: null }) });
+      return null;
+    }
+    const [row] = await tx<EndpointRow[]>`
+      update webhook_endpoints set active = false, updated_at = now() where id = ${id} returning ${ENDPOINT_COLUMNS(tx)}`;
+    if (!row) throw notFound('webhook endpoint');
+    const endpoint = toEndpoint(row);
+    await recordEndpoint(tx, 'disabled', before, endpoint);
+    return endpoint;
+  });
 }
 
 export async function listDeliveries(
