@@ -254,6 +254,23 @@ export interface paths {
         patch: operations["patchTeamById"];
         trace?: never;
     };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: every change, who made it, when and from where, newest first */
+        get: operations["getAudit-log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partners": {
         parameters: {
             query?: never;
@@ -1235,6 +1252,23 @@ export interface paths {
         head?: never;
         /** Change a member's role (the last owner cannot be demoted: 409) */
         patch: operations["patchV1TeamById"];
+        trace?: never;
+    };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: every change, who made it, when and from where, newest first */
+        get: operations["getV1Audit-log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhooks/stripe": {
@@ -4027,6 +4061,131 @@ export interface operations {
             };
         };
     };
+    "getAudit-log": {
+        parameters: {
+            query?: {
+                actor?: string;
+                actorType?: "admin" | "key" | "partner" | "job" | "provider";
+                action?: string;
+                targetId?: string;
+                from?: string;
+                to?: string;
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @example aud_01jd8x6v9m3k2q7w4e5r6t7y8z */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            at: string;
+                            actor: {
+                                /** @enum {string} */
+                                type: "admin" | "key" | "partner" | "job" | "provider";
+                                /** @description The admin's email, the key's id, the partner's id, the job's name or the provider's name. */
+                                id: string;
+                                email?: string;
+                            };
+                            /**
+                             * @description `<noun>.<verb>`, e.g. `partner.revoked`, `payout.run`, `settings.updated`.
+                             * @example partner.updated
+                             */
+                            action: string;
+                            target: {
+                                /** @example partner */
+                                type: string;
+                                id: string;
+                            };
+                            /** @description The fields that changed, `{field: [before, after]}`; secrets, tokens, key hashes, TINs and dates of birth read `"[redacted]"`. */
+                            changes?: {
+                                [key: string]: unknown[];
+                            };
+                            ip: string | null;
+                            userAgent: string | null;
+                            requestId: string | null;
+                        }[];
+                        /** @description Cursor of the next page; null on the last. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
     getV1Partners: {
         parameters: {
             query?: {
@@ -5899,7 +6058,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read" | "audit:read")[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -6906,7 +7065,7 @@ export interface operations {
                             name: string;
                             /** @enum {string} */
                             kind: "admin" | "scoped" | "publishable" | "partner";
-                            scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
+                            scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read" | "audit:read")[];
                             partnerId: string | null;
                             /** @example sk_ab12…9f3c */
                             hint: string;
@@ -7004,7 +7163,7 @@ export interface operations {
                      * @enum {string}
                      */
                     kind?: "scoped" | "publishable";
-                    scopes?: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
+                    scopes?: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read" | "audit:read")[];
                 };
             };
         };
@@ -7020,7 +7179,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read" | "audit:read")[];
                         /**
                          * Format: date-time
                          * @example 2026-01-31T09:30:00.000Z
@@ -7130,7 +7289,7 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         kind: "admin" | "scoped" | "publishable" | "partner";
-                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read")[];
+                        scopes: ("partners:read" | "partners:write" | "events:read" | "events:write" | "campaigns:read" | "campaigns:write" | "links:write" | "commissions:read" | "commissions:write" | "payouts:read" | "payouts:write" | "webhooks:read" | "webhooks:write" | "tax:read" | "audit:read")[];
                         partnerId: string | null;
                         /** @example sk_ab12…9f3c */
                         hint: string;
@@ -15267,6 +15426,131 @@ export interface operations {
             };
             /** @description An error. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    "getV1Audit-log": {
+        parameters: {
+            query?: {
+                actor?: string;
+                actorType?: "admin" | "key" | "partner" | "job" | "provider";
+                action?: string;
+                targetId?: string;
+                from?: string;
+                to?: string;
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @example aud_01jd8x6v9m3k2q7w4e5r6t7y8z */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-01-31T09:30:00.000Z
+                             */
+                            at: string;
+                            actor: {
+                                /** @enum {string} */
+                                type: "admin" | "key" | "partner" | "job" | "provider";
+                                /** @description The admin's email, the key's id, the partner's id, the job's name or the provider's name. */
+                                id: string;
+                                email?: string;
+                            };
+                            /**
+                             * @description `<noun>.<verb>`, e.g. `partner.revoked`, `payout.run`, `settings.updated`.
+                             * @example partner.updated
+                             */
+                            action: string;
+                            target: {
+                                /** @example partner */
+                                type: string;
+                                id: string;
+                            };
+                            /** @description The fields that changed, `{field: [before, after]}`; secrets, tokens, key hashes, TINs and dates of birth read `"[redacted]"`. */
+                            changes?: {
+                                [key: string]: unknown[];
+                            };
+                            ip: string | null;
+                            userAgent: string | null;
+                            requestId: string | null;
+                        }[];
+                        /** @description Cursor of the next page; null on the last. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description An error. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "invalid_body" | "invalid_query" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "unavailable";
+                        message: string;
+                        /** @description For invalid_body / invalid_query: [{field, message}]. */
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description An error. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
