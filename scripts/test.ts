@@ -25,6 +25,17 @@ if (plan.kind === 'install') {
   process.exit(1);
 }
 
+// the invoice tests read PDFs back with poppler's pdftotext: installed the same way when missing
+if (Bun.which('pdftotext') === null) {
+  const command = 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils';
+  const mayInstall = process.getuid?.() === 0 && Bun.which('apt-get') !== null;
+  if (mayInstall) console.log(`pdftotext is missing (the invoice tests need it); installing Debian's poppler-utils: ${command}`);
+  if (!mayInstall || spawnSync('sh', ['-c', command], { stdio: 'inherit' }).status !== 0 || Bun.which('pdftotext') === null) {
+    console.error(`The invoice tests need pdftotext. Run this, then run the tests again:\n\n    ${command}\n`);
+    process.exit(1);
+  }
+}
+
 // 30 s per test unless the caller says otherwise: Bun 1.4 ignores bunfig.toml's [test] timeout and
 // would stop every test at 5 s, which a loaded 2-core machine starting services can exceed
 const args = process.argv.slice(2);
