@@ -95,12 +95,12 @@ describe('operations endpoints', () => {
     const create = res.body.paths['/v1/partners'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['email', 'name']));
     expect(res.body.paths['/v1/partners/{id}']).toBeDefined();
-    // bodies are JSON objects only: no form media types advertised, but for the one file upload
+    // bodies are JSON objects only: no form media types advertised, but for the two file uploads
     const mediaTypes = new Set<string>();
     for (const [path, item] of Object.entries<any>(res.body.paths)) {
       for (const op of Object.values<any>(item)) for (const m of Object.keys(op.requestBody?.content ?? {})) mediaTypes.add(m === 'multipart/form-data' ? `${m} ${path}` : m);
     }
-    expect([...mediaTypes].sort()).toEqual(['application/json', 'multipart/form-data /v1/resources']);
+    expect([...mediaTypes].sort()).toEqual(['application/json', 'multipart/form-data /v1/imports', 'multipart/form-data /v1/resources']);
     const docs = await fetch(`${svc.url}/docs`);
     expect(docs.status).toBe(200);
     // the page in a browser, offline: test/web/docs.test.ts

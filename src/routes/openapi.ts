@@ -13,7 +13,7 @@ type Operation = {
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
 
 // every API path is also served unprefixed; the document lists the /v1 form once
-const UNPREFIXED_API = /^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution|resources|embed-tokens)/;
+const UNPREFIXED_API = /^\/(?!v1\/)(partners|api-keys|events|commissions|webhooks|campaigns|links|clicks|identify|settings|payouts|attribution|resources|embed-tokens|codes|groups|imports|team|audit-log|tax|fx-rates)/;
 
 // Who may call: each operation lists the schemes it accepts (auth/plugin.ts securityOf)
 const SECURITY_SCHEMES = {

@@ -92,9 +92,9 @@ describe('unknown fields are refused with a 400 naming them', () => {
 
   test('PATCH /v1/settings with a known field and a typo changes nothing', async () => {
     const before = (await svc.api('GET', '/v1/settings')).body;
-    const res = await svc.api('PATCH', '/v1/settings', { body: { attributionWindowDays: 7, taxForms: true } });
+    const res = await svc.api('PATCH', '/v1/settings', { body: { attributionWindowDays: 7, taxForm: 'collect' } });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: 'taxForms', message: 'unknown field' }]);
+    expect(res.body.details).toEqual([{ field: 'taxForm', message: 'unknown field' }]);
     expect((await svc.api('GET', '/v1/settings')).body.attributionWindowDays).toBe(before.attributionWindowDays);
   });
 

@@ -690,7 +690,7 @@ describe('every guarded route against each role of the team', () => {
         try {
           const call = await callOf(route);
           const headers = await session(roleSessions.get(role)!)(route);
-          const send = () => svc.api(route.method, call.path, { key: null, headers, body: call.body });
+          const send = () => (call.body instanceof FormData ? sendForm(route.method, call.path, headers, call.body) : svc.api(route.method, call.path, { key: null, headers, body: call.body }));
           const res = await (/\/payouts\/run$/.test(route.path) ? oneRunAtATime(send) : send());
           calls++;
           const ok = allowed ? matches('allowed', res, route.method) : matches('forbidden', res, route.method) && ROLE_REFUSAL.test(res.body.message);

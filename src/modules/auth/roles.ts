@@ -108,6 +108,9 @@ const PAGE_SECTIONS: Record<string, { read: string; write: string }> = {
   'api-keys': { read: 'admin', write: 'admin' },
   team: { read: 'team', write: 'team' },
   sessions: { read: 'sessions:read', write: 'admin' },
+  // traffic breakdowns are reads of partners' clicks; moving a program in is the owners' and admins'
+  traffic: { read: 'partners:read', write: 'admin' },
+  imports: { read: 'admin', write: 'admin' },
 };
 
 /** `codes:write` is not a key scope: codes are written under campaigns:write, support included. */

@@ -105,6 +105,6 @@ export const InvoicePdfAnswer = {
     headers: { 'content-disposition': { description: 'inline; filename="<invoice number>.pdf"', schema: { type: 'string' as const } } },
   },
   ...Object.fromEntries(
-    [401, 403, 404, 500].map((status) => [status, { description: ErrorResponse.description, content: { 'application/json': { schema: ErrorResponse } } }]),
+    [400, 401, 403, 404, 500].map((status) => [status, { description: ErrorResponse.description, content: { 'application/json': { schema: ErrorResponse } } }]),
   ),
 };

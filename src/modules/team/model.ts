@@ -29,5 +29,5 @@ export const TeamResponses = {
   list: { 200: TeamList, ...errors(401, 403) },
   invite: { 201: MemberRecord, ...errors(400, 401, 403, 409, 413) },
   change: { 200: MemberRecord, ...errors(400, 401, 403, 404, 409, 413) },
-  remove: { 200: MemberRecord, ...errors(401, 403, 404, 409) },
+  remove: { 200: MemberRecord, ...errors(400, 401, 403, 404, 409) },
 };
