@@ -199,6 +199,12 @@ describe('filters, pages and the CSV', () => {
     expect(bad!.status()).toBe(400);
     expect(await page.textContent('.field.invalid')).toContain('on or after the first day');
     expect(await page.locator('#audit').count()).toBe(0);
+    // a kind of actor that does not exist, a page link that is not one: said, never a 500
+    expect((await page.goto(`${svc.url}/admin/audit?actorType=robot`))!.status()).toBe(400);
+    expect(await page.textContent('.field.invalid')).toContain('one of admin, key, partner, job, provider');
+    expect((await page.goto(`${svc.url}/admin/audit?cursor=nope`))!.status()).toBe(400);
+    expect(await page.textContent('.notice.error')).toContain('start again from the newest entries');
+    expect((await page.goto(`${svc.url}/admin/audit.csv?to=2026-02-30`))!.status()).toBe(400);
   });
 
   test('keyset pages: 50 entries, then "Older entries" continues where the page ended', async () => {
