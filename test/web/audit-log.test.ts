@@ -271,8 +271,12 @@ describe("each object's history", () => {
       expect(ids).toEqual(own);
       expect(await history.locator('#history-all').getAttribute('href')).toBe(`/admin/audit?targetId=${encodeURIComponent(id)}`);
     }
-    // the commission's page: its facts and its history, Stripe's reduction with before and after
-    await page.goto(`${svc.url}/admin/commissions/${commissionId}`);
+    // the commission's page, opened from its row's menu on the list: its facts and its history,
+    // Stripe's reduction with before and after
+    await page.goto(`${svc.url}/admin/commissions`);
+    await page.click(`#commissions tr[data-id="${commissionId}"] button.more`);
+    await page.locator('.pop:popover-open a:has-text("Open the commission")').click();
+    await page.waitForURL(new RegExp(`/admin/commissions/${commissionId}$`));
     expect(await page.textContent('h1')).toBe('18.75 USD for Ann Archer 54');
     expect(await page.textContent('#history tr[data-action="commission.reduced"]')).toMatch(/stripe[\s\S]*amount\s*2500\s*→\s*1875/);
     await shootBoth(page, 'admin-commission-history');
