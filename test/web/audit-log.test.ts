@@ -270,6 +270,7 @@ describe("each object's history", () => {
       const own = (await svc.sql<{ id: string }[]>`select id from audit_log where target_id = ${id} order by id desc limit 10`).map((r) => r.id);
       expect(ids).toEqual(own);
       expect(await history.locator('#history-all').getAttribute('href')).toBe(`/admin/audit?targetId=${encodeURIComponent(id)}`);
+      if (id === annId) await history.screenshot({ path: `${ARTIFACTS}admin-partner-history-1366.png` });
     }
     // the commission's page, opened from its row's menu on the list: its facts and its history,
     // Stripe's reduction with before and after
