@@ -13,6 +13,8 @@ export type AuditFilter = {
   /** An action, or every action on a noun when it ends in a dot (`partner.`). */
   action?: string;
   targetId?: string;
+  /** What kind of object (`partner`, `payout`...): the admin page's "which object". */
+  targetType?: string;
   from?: Date;
   to?: Date;
 };
@@ -80,6 +82,7 @@ export async function listAuditLog(sql: Sql, filter: AuditFilter & { limit: numb
       ${filter.actorType ? sql`and actor_type = ${filter.actorType}` : sql``}
       ${filter.action ? (noun ? sql`and action like ${filter.action.replace(/_/g, '\\_') + '%'}` : sql`and action = ${filter.action}`) : sql``}
       ${filter.targetId ? sql`and target_id = ${filter.targetId}` : sql``}
+      ${filter.targetType ? sql`and target_type = ${filter.targetType}` : sql``}
       ${filter.from ? sql`and at >= ${filter.from}` : sql``}
       ${filter.to ? sql`and at < ${filter.to}` : sql``}
       ${filter.cursor ? sql`and id < ${filter.cursor}` : sql``}
@@ -93,4 +96,16 @@ export async function historyOf(sql: Sql, targetId: string, limit = 50): Promise
   const rows = await sql<AuditRow[]>`
     select ${sql(COLUMNS)} from audit_log where target_id = ${targetId} order by id desc limit ${limit}`;
   return rows.map(toEntry);
+}
+
+/** The actions the log holds, for the admin page's "what" choice: a skip scan of the action index, one probe per action, however long the log. */
+export async function auditActions(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ action: string }[]>`
+    with recursive seen as (
+      select min(action) as action from audit_log
+      union all
+      select (select min(action) from audit_log where action > seen.action) from seen where seen.action is not null
+    )
+    select action from seen where action is not null`;
+  return rows.map((r) => r.action);
 }

@@ -111,6 +111,8 @@ const PAGE_SECTIONS: Record<string, { read: string; write: string }> = {
   // traffic breakdowns are reads of partners' clicks; moving a program in is the owners' and admins'
   traffic: { read: 'partners:read', write: 'admin' },
   imports: { read: 'admin', write: 'admin' },
+  // who changed what: owners and admins (the audit:read scope); the page changes nothing
+  audit: { read: 'audit:read', write: 'admin' },
 };
 
 /** `codes:write` is not a key scope: codes are written under campaigns:write, support included. */

@@ -34,6 +34,7 @@ import { adminTrafficRoutes } from './traffic';
 import { teamRoutes } from './team';
 import { sessionRoutes } from './sessions';
 import { ssoRoutes } from './sso';
+import { auditRoutes } from './audit';
 
 /** What stands between a new install and an admin's sign-in, said where the admin looks. */
 export type SignInNotes = { noAdmin: boolean; linksInLog: boolean };
@@ -132,5 +133,6 @@ export function adminRoutes(ctx: AppContext) {
     .use(adminTrafficRoutes(ctx, kit))
     .use(teamRoutes(ctx, kit))
     .use(sessionRoutes(ctx, kit))
+    .use(auditRoutes(ctx, kit))
     .use(ssoRoutes(ctx));
 }

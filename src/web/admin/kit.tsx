@@ -33,6 +33,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/api-keys', label: 'API keys' },
   { href: '/admin/emails', label: 'Emails' },
   { href: '/admin/settings', label: 'Settings' },
+  { href: '/admin/audit', label: 'Audit log' },
   { href: '/admin/imports', label: 'Import' },
 ];
 

@@ -10,6 +10,7 @@ import { describeTerms } from '../../terms';
 import { TermsSummary } from '../rule-editor';
 import { CodesSection, loadCodes, type CodesData } from '../codes';
 import { AdminLayout, day, Done } from '../kit';
+import { HistorySection, loadHistory, type History } from '../kit/audit';
 import { trafficPath } from '../traffic';
 import { attr, Badge, EmptyState, formatMoney, href, Kpi, MoneyCell, partnerBadge, Trunc, NumHead } from '../../ui';
 import { archivePath, basisPoints, campaignBadge, campaignPath, count, DONE, editPath, epc, LIST, TABLE_ROWS } from './shared';
@@ -19,12 +20,13 @@ import { clickRate, filteredText } from '../../figures';
 export async function campaignView(ctx: AppContext, page: AdminPage, campaign: Campaign, query: Record<string, string | undefined>) {
   const range = parseRange(query);
   const span = { start: rangeStart(range), end: range.end };
-  const [current, previous, partners, links, codes] = await Promise.all([
+  const [current, previous, partners, links, codes, history] = await Promise.all([
     campaignTotals(ctx.sql, { campaignId: campaign.id, ...span }),
     range.previous ? campaignTotals(ctx.sql, { campaignId: campaign.id, ...range.previous }) : Promise.resolve(null),
     campaignPartners(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
     campaignLinks(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
     loadCodes(ctx, { campaignId: campaign.id }),
+    loadHistory(ctx, page, campaign.id),
   ]);
   return (
     <CampaignPage
@@ -36,6 +38,7 @@ export async function campaignView(ctx: AppContext, page: AdminPage, campaign: C
       partners={partners}
       links={links}
       codes={codes}
+      history={history}
       holdbackDefault={ctx.config.holdbackDays}
       linkBase={ctx.config.baseUrl}
       done={query.done}
@@ -52,6 +55,7 @@ function CampaignPage(props: {
   partners: Awaited<ReturnType<typeof campaignPartners>>;
   links: Awaited<ReturnType<typeof campaignLinks>>;
   codes: CodesData;
+  history: History | null;
   holdbackDefault: number;
   linkBase: string;
   done?: string;
@@ -104,6 +108,7 @@ function CampaignPage(props: {
         {' · '}
         <span safe>{`Created ${day(c.createdAt)} · ${c.id}`}</span>
       </p>
+      <HistorySection history={props.history} what="campaign" />
       <ConfirmDialog id="archive-dialog" {...confirm} />
     </AdminLayout>
   );

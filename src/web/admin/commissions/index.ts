@@ -9,9 +9,10 @@ import type { AppContext } from '../../../context';
 import type { AdminKit } from '../kit';
 import { actionRoutes } from './actions';
 import { bulkRoutes } from './bulk';
+import { detailRoutes } from './detail';
 import { listRoutes } from './list';
 
-/** The commissions pages, one file per verb: the list (and its CSV), bulk actions, one commission's actions. */
+/** The commissions pages, one file per verb: the list (and its CSV), bulk actions, one commission's actions and page. */
 export function commissionRoutes(ctx: AppContext, kit: AdminKit) {
-  return new Elysia({ detail: { hide: true } }).use(listRoutes(ctx, kit)).use(bulkRoutes(ctx, kit)).use(actionRoutes(ctx, kit));
+  return new Elysia({ detail: { hide: true } }).use(listRoutes(ctx, kit)).use(bulkRoutes(ctx, kit)).use(actionRoutes(ctx, kit)).use(detailRoutes(ctx, kit));
 }

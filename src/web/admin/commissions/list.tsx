@@ -218,6 +218,7 @@ function CommissionList(props: ListProps & { partners: Map<string, string> }) {
             title: `${amount} for ${partner}`,
             items: (
               <>
+                <a href={`${LIST}/${encodeURIComponent(c.id)}`}>Open the commission</a>
                 <a href={eventHref(c.eventId)}>Open the event</a>
                 {approve && (
                   <form method="post" action={action(`${LIST}/${encodeURIComponent(c.id)}/approve`)}>

@@ -21,6 +21,7 @@ import { AdminLayout, can, day, Done } from '../kit';
 import { trafficPath } from '../traffic';
 import { CommissionsTable, PayoutsTable } from '../tables';
 import { CodesSection, type CodesData } from '../codes';
+import { HistorySection, type History } from '../kit/audit';
 import { CUSTOMERS_PAGE, DONE, type EditValues, LIST, detailPath, epcText, revokeConfirm } from './shared';
 import { CustomersTable, LinkStatsTable, RecruitsSection } from './detail-tables';
 import { CampaignChoices } from './list-page';
@@ -57,6 +58,8 @@ export type DetailProps = {
   overrides: Map<string, { id: string; name: string }>;
   /** The signup questions, whose labels the application's answers show under. */
   questions: ApplicationQuestion[];
+  /** The partner's recent audit entries; null for a role that may not read the audit log. */
+  history: History | null;
 };
 
 /** What the sections of the page work out from its props. */
@@ -144,6 +147,7 @@ export function PartnerDetailPage(props: DetailProps) {
       )}
       <h2>Payouts</h2>
       {props.payouts.length === 0 ? <p class="empty">No payouts yet.</p> : <PayoutsTable payouts={props.payouts} names={names} onePartner caption={`Payouts to ${p.name}, newest first`} />}
+      <HistorySection history={props.history} what="partner" />
       {p.status !== 'revoked' && <ConfirmDialog id="revoke-dialog" {...revokeConfirm(props.page, p, { reason: props.reason })} />}
     </AdminLayout>
   );

@@ -15,6 +15,7 @@ import { render } from '../../render';
 import type { AdminPage } from '../../session';
 import { parsePage } from '../../ui';
 import { campaignNames, NotFoundPage, type AdminKit } from '../kit';
+import { loadHistory } from '../kit/audit';
 import { loadCodes } from '../codes';
 import { CUSTOMERS_PAGE, DetailQuery, type EditValues, LINKS_SHOWN, LIST, Params, RECRUITS_SHOWN, allGroups } from './shared';
 import { PartnerDetailPage } from './detail-page';
@@ -32,7 +33,7 @@ export async function detailView(
   const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
   const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
   const p = { limit: 50 };
-  const [counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter, questions] = await Promise.all([
+  const [counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter, questions, history] = await Promise.all([
     partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
     partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
     linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
@@ -47,6 +48,7 @@ export async function detailView(
     recruitsOf(ctx.sql, { recruiterId: partner.id, limit: RECRUITS_SHOWN }),
     partner.referredBy ? findPartner(ctx.sql, partner.referredBy) : Promise.resolve(null),
     applicationQuestions(ctx.sql),
+    loadHistory(ctx, page, partner.id),
   ]);
   const payoutMethod = methodView(await methodRow(ctx.sql, partner.id), true);
   const overrides = await overrideRecruits(ctx.sql, commissions.filter((c) => c.sourceCommissionId).map((c) => c.id));
@@ -81,6 +83,7 @@ export async function detailView(
       recruiter={recruiter}
       overrides={overrides}
       questions={questions}
+      history={history}
     />
   ) as string;
 }

@@ -9,6 +9,7 @@ import { render } from '../../render';
 import type { AdminPage } from '../../session';
 import { formatMoney, href, MoneyCell, payoutBadge, Trunc, NumHead } from '../../ui';
 import { AdminLayout, can, NotFoundPage, type AdminKit } from '../kit';
+import { HistorySection, loadHistory, type History } from '../kit/audit';
 import { CommissionsTable, eventHref, payoutHref } from '../tables';
 import { DONE, IdParams, LIST } from './view';
 import { PayoutFacts, settleConfirm, SettleBody } from './settle';
@@ -22,15 +23,15 @@ export function detailRoutes(ctx: AppContext, kit: AdminKit) {
           const row = await findPayoutRow(ctx.sql, params.id);
           const [payout] = row ? await payoutsByIds(ctx.sql, [row.id]) : [];
           if (!row || !payout) return render(<NotFoundPage page={page} what="payout" back={LIST} />, { status: 404 });
-          const lines = await payoutLines(ctx.sql, row);
-          return render(<PayoutPage page={page} payout={payout} commissions={lines.commissions} clawbacks={lines.clawbacks} done={query.done} />);
+          const [lines, history] = await Promise.all([payoutLines(ctx.sql, row), loadHistory(ctx, page, row.id)]);
+          return render(<PayoutPage page={page} payout={payout} commissions={lines.commissions} clawbacks={lines.clawbacks} history={history} done={query.done} />);
         }),
       { params: IdParams, query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }) },
     );
 }
 
 /** One payout: facts, the badge with what comes next, its commissions and clawbacks, its actions. */
-function PayoutPage(props: { page: AdminPage; payout: PayoutListed; commissions: CommissionListed[]; clawbacks: ClawbackLine[]; done?: string }) {
+function PayoutPage(props: { page: AdminPage; payout: PayoutListed; commissions: CommissionListed[]; clawbacks: ClawbackLine[]; history: History | null; done?: string }) {
   const p = props.payout;
   const badge = payoutBadge(p);
   const partners = new Map([[p.partnerId, p.partnerName]]);
@@ -88,6 +89,7 @@ function PayoutPage(props: { page: AdminPage; payout: PayoutListed; commissions:
           </div>
         </>
       )}
+      <HistorySection history={props.history} what="payout" />
       {p.status === 'pending' && can(props.page, 'POST', `${LIST}/:id/mark-paid`) && (
         <>
           <ConfirmDialog id="paid-payout" {...settleConfirm(p, 'paid', props.page.csrf)}>
