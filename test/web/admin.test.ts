@@ -154,11 +154,12 @@ describe('partners', () => {
 
 describe('errors are pages', () => {
   test('an unknown admin page or a malformed id is a 404 page in the admin shell; the API keeps JSON', async () => {
-    for (const path of ['/admin/nope', `/admin/partners/${'x'.repeat(65)}`, '/admin/commissions/cms_nothing']) {
+    const pages = { '/admin/nope': 'Page not found', [`/admin/partners/${'x'.repeat(65)}`]: 'Page not found', '/admin/commissions/cms_nothing': 'No such commission' };
+    for (const [path, heading] of Object.entries(pages)) {
       const res = await page.goto(`${svc.url}${path}`);
       expect(res!.status(), path).toBe(404);
       expect(res!.headers()['content-type']).toBe('text/html; charset=utf-8');
-      expect(await page.textContent('h1')).toBe('Page not found');
+      expect(await page.textContent('h1')).toBe(heading);
       expect(await page.textContent('.who')).toBe(ADMIN);
       expect(await page.locator('nav[aria-label=Main] a').count()).toBe(ADMIN_NAV.length);
     }
