@@ -15,21 +15,31 @@ import { attr, Badge, EmptyState, formatMoney, href, Kpi, MoneyCell, partnerBadg
 import { archivePath, basisPoints, campaignBadge, campaignPath, count, DONE, editPath, epc, LIST, TABLE_ROWS } from './shared';
 import { archiveConfirm } from './archive';
 import { clickRate, filteredText } from '../../figures';
+import type { Converted } from '../../../modules/fx/service';
+import { convertDayMoney } from '../../../modules/fx/service';
+import { funnel, type Funnel } from '../../../modules/reports/funnel';
+import { ConvertedTotal, needsConversion } from '../../kit/converted';
+import { FunnelView } from '../../kit/funnel';
 
 export async function campaignView(ctx: AppContext, page: AdminPage, campaign: Campaign, query: Record<string, string | undefined>) {
   const range = parseRange(query);
   const span = { start: rangeStart(range), end: range.end };
-  const [current, previous, partners, links, codes] = await Promise.all([
+  const [campaignFunnel, current, previous, partners, links, codes] = await Promise.all([
+    funnel(ctx.sql, { campaignId: campaign.id }, span),
     campaignTotals(ctx.sql, { campaignId: campaign.id, ...span }),
     range.previous ? campaignTotals(ctx.sql, { campaignId: campaign.id, ...range.previous }) : Promise.resolve(null),
     campaignPartners(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
     campaignLinks(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
     loadCodes(ctx, { campaignId: campaign.id }),
   ]);
+  const to = ctx.config.reportingCurrency;
+  const converted = to ? await convertDayMoney(ctx.sql, to, campaignFunnel.daily) : null;
   return (
     <CampaignPage
       page={page}
       campaign={campaign}
+      funnel={campaignFunnel}
+      converted={converted}
       range={range}
       current={current}
       previous={previous}
@@ -49,6 +59,8 @@ function CampaignPage(props: {
   range: DateRange;
   current: CampaignNumbers;
   previous: CampaignNumbers | null;
+  funnel: Funnel;
+  converted: { revenue: Converted; commissions: Converted } | null;
   partners: Awaited<ReturnType<typeof campaignPartners>>;
   links: Awaited<ReturnType<typeof campaignLinks>>;
   codes: CodesData;
@@ -85,7 +97,8 @@ function CampaignPage(props: {
         <dd safe>{c.currency}</dd>
       </dl>
 
-      <StatsSection campaign={c} range={props.range} current={props.current} previous={props.previous} />
+      <StatsSection campaign={c} range={props.range} current={props.current} previous={props.previous} converted={props.converted} />
+      <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted?.revenue} />
       <p>
         <a href={trafficPath({ campaignId: c.id }, props.range)} id="campaign-traffic">
           Traffic of this campaign by sub-ID, country, device, browser and referrer
@@ -110,7 +123,13 @@ function CampaignPage(props: {
 }
 
 /** The numbers over the range picked, each against the period before. */
-function StatsSection(props: { campaign: Campaign; range: DateRange; current: CampaignNumbers; previous: CampaignNumbers | null }) {
+function StatsSection(props: {
+  campaign: Campaign;
+  range: DateRange;
+  current: CampaignNumbers;
+  previous: CampaignNumbers | null;
+  converted: { revenue: Converted; commissions: Converted } | null;
+}) {
   const c = props.campaign;
   const cur = props.current;
   const prev = props.previous;
@@ -150,6 +169,20 @@ function StatsSection(props: { campaign: Campaign; range: DateRange; current: Ca
         <p class="hint" safe>
           {`Also in other currencies: ${others.map((m) => `revenue ${formatMoney(m.revenue, m.currency)}, commissions ${formatMoney(m.commissions, m.currency)}`).join('; ')}.`}
         </p>
+      )}
+      {props.converted && needsConversion(props.converted.revenue.currency, cur.money) ? (
+        <>
+          <ConvertedTotal id="converted-revenue" label="Revenue" converted={props.converted.revenue} perCurrency={cur.money.filter((m) => m.revenue !== 0n).map((m) => ({ currency: m.currency, amount: m.revenue }))} />
+          <ConvertedTotal
+            id="converted-commissions"
+            label="Commissions earned"
+            converted={props.converted.commissions}
+            perCurrency={cur.money.filter((m) => m.commissions !== 0n).map((m) => ({ currency: m.currency, amount: m.commissions }))}
+          />
+          <p class="caption">Converted totals are for reporting only: what partners are owed and paid stays in each currency.</p>
+        </>
+      ) : (
+        ''
       )}
     </section>
   );

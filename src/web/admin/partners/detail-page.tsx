@@ -14,6 +14,10 @@ import { ApplicationDialogs, ApplicationFacts } from '../applications';
 import { ConfirmDialog, ConfirmTrigger } from '../../confirm';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
+import type { Converted } from '../../../modules/fx/service';
+import type { Funnel } from '../../../modules/reports/funnel';
+import { ConvertedTotal, needsConversion } from '../../kit/converted';
+import { FunnelView } from '../../kit/funnel';
 import { compare, comparePoints, RangePicker, rangeQuery, type DateRange } from '../../range';
 import type { AdminPage } from '../../session';
 import { attr, Badge, formatMoney, href, Kpi, MoneyCell, Pager, partnerBadge, NumHead } from '../../ui';
@@ -35,6 +39,10 @@ export type DetailProps = {
   kept: Record<string, string | undefined>;
   counts: PartnerCounts;
   money: PartnerMoney[];
+  /** The partner's funnel over the range. */
+  funnel: Funnel;
+  /** With REPORTING_CURRENCY: the range's revenue and commissions converted to it. */
+  converted: { revenue: Converted; commissions: Converted } | null;
   links: LinkStatsRow[];
   customers: { rows: ReferredCustomer[]; total: number };
   customerPage: number;
@@ -283,6 +291,7 @@ function Performance(props: DetailProps) {
       <p class="caption" safe>
         {`${props.range.label}. Commissions and EPC leave reversed commissions out; revenue is what the customers this partner brought paid.`}
       </p>
+      <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted?.revenue} level={3} />
 
       <h3 class="sub">Money by status</h3>
       {props.money.length === 0 ? (
@@ -328,6 +337,25 @@ function Performance(props: DetailProps) {
           </table>
         </div>
       )}
+      <ConvertedMoney money={props.money} converted={props.converted} />
+    </>
+  );
+}
+
+/** Revenue and commissions earned in several currencies, converted (REPORTING_CURRENCY); the money owed stays per currency. */
+function ConvertedMoney(props: { money: PartnerMoney[]; converted: DetailProps['converted'] }) {
+  const c = props.converted;
+  if (!c || !needsConversion(c.revenue.currency, props.money)) return <></>;
+  return (
+    <>
+      <ConvertedTotal id="converted-revenue" label="Revenue" converted={c.revenue} perCurrency={props.money.filter((m) => m.revenue !== 0n).map((m) => ({ currency: m.currency, amount: m.revenue }))} />
+      <ConvertedTotal
+        id="converted-commissions"
+        label="Commissions earned"
+        converted={c.commissions}
+        perCurrency={props.money.map((m) => ({ currency: m.currency, amount: m.accrued + m.approved + m.paid })).filter((m) => m.amount !== 0n)}
+      />
+      <p class="caption">Converted totals are for reporting only: what the partner is owed and paid stays in each currency.</p>
     </>
   );
 }
