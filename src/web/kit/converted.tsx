@@ -4,6 +4,9 @@
 import type { Converted } from '../../modules/fx/service';
 import { formatMoney } from '../ui';
 
+/** A range's revenue and commissions earned, converted (null without REPORTING_CURRENCY). */
+export type ConvertedPair = { revenue: Converted; commissions: Converted } | null;
+
 /** Whether money in these currencies needs a converted total to `to`: any currency but `to` itself. */
 export function needsConversion(to: string, money: { currency: string }[]): boolean {
   return money.some((m) => m.currency !== to);
@@ -50,5 +53,29 @@ export function ConvertedTotal(props: { id: string; label: string; converted: Co
         ''
       )}
     </div>
+  );
+}
+
+/**
+ * The revenue and commissions earned of a range in several currencies, each as its converted total
+ * with the per-currency figures; nothing when all of it is in the reporting currency already.
+ */
+export function ConvertedMoney(props: {
+  converted: ConvertedPair;
+  /** The per-currency figures: revenue and commissions earned (not reversed). */
+  money: { currency: string; revenue: bigint; commissions: bigint }[];
+  /** Who is owed: "the partner is", "partners are". */
+  owed: string;
+}) {
+  const c = props.converted;
+  const revenue = props.money.filter((m) => m.revenue !== 0n).map((m) => ({ currency: m.currency, amount: m.revenue }));
+  const commissions = props.money.filter((m) => m.commissions !== 0n).map((m) => ({ currency: m.currency, amount: m.commissions }));
+  if (!c || !needsConversion(c.revenue.currency, [...revenue, ...commissions])) return <></>;
+  return (
+    <>
+      <ConvertedTotal id="converted-revenue" label="Revenue" converted={c.revenue} perCurrency={revenue} />
+      <ConvertedTotal id="converted-commissions" label="Commissions earned" converted={c.commissions} perCurrency={commissions} />
+      <p class="caption" safe>{`Converted totals are for reporting only: what ${props.owed} owed and paid stays in each currency.`}</p>
+    </>
   );
 }

@@ -8,6 +8,8 @@ import type { Funnel } from '../../modules/reports/funnel';
 import { formatMoney, formatRate } from '../ui';
 import { convertedLabel, needsConversion } from './converted';
 
+export type { Funnel };
+
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** A bar as wide as `part` of `whole` (SVG attributes: no inline style for CSP). */
@@ -52,6 +54,7 @@ export function FunnelView(props: {
       </h2>
     );
   const perCust = main ? perCustomer(main.amount, f.customers) : null;
+  const revenueText: string = main ? formatMoney(main.amount, main.currency) : '–';
   return (
     <section class="funnel" id="funnel" aria-labelledby="funnel-title">
       {title}
@@ -87,7 +90,7 @@ export function FunnelView(props: {
         <li class="funnel-step" data-step="revenue">
           <span class="funnel-label">Revenue</span>
           <span class="funnel-value" safe>
-            {main ? formatMoney(main.amount, main.currency) : '–'}
+            {revenueText}
           </span>
           {conv ? (
             <span class="funnel-converted caption" safe>

@@ -18,7 +18,7 @@ import { clickRate, filteredText } from '../../figures';
 import type { Converted } from '../../../modules/fx/service';
 import { convertDayMoney } from '../../../modules/fx/service';
 import { funnel, type Funnel } from '../../../modules/reports/funnel';
-import { ConvertedTotal, needsConversion } from '../../kit/converted';
+import { ConvertedMoney } from '../../kit/converted';
 import { FunnelView } from '../../kit/funnel';
 
 export async function campaignView(ctx: AppContext, page: AdminPage, campaign: Campaign, query: Record<string, string | undefined>) {
@@ -170,20 +170,7 @@ function StatsSection(props: {
           {`Also in other currencies: ${others.map((m) => `revenue ${formatMoney(m.revenue, m.currency)}, commissions ${formatMoney(m.commissions, m.currency)}`).join('; ')}.`}
         </p>
       )}
-      {props.converted && needsConversion(props.converted.revenue.currency, cur.money) ? (
-        <>
-          <ConvertedTotal id="converted-revenue" label="Revenue" converted={props.converted.revenue} perCurrency={cur.money.filter((m) => m.revenue !== 0n).map((m) => ({ currency: m.currency, amount: m.revenue }))} />
-          <ConvertedTotal
-            id="converted-commissions"
-            label="Commissions earned"
-            converted={props.converted.commissions}
-            perCurrency={cur.money.filter((m) => m.commissions !== 0n).map((m) => ({ currency: m.currency, amount: m.commissions }))}
-          />
-          <p class="caption">Converted totals are for reporting only: what partners are owed and paid stays in each currency.</p>
-        </>
-      ) : (
-        ''
-      )}
+      <ConvertedMoney converted={props.converted} money={cur.money} owed="partners are" />
     </section>
   );
 }

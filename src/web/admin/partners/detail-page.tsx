@@ -14,10 +14,8 @@ import { ApplicationDialogs, ApplicationFacts } from '../applications';
 import { ConfirmDialog, ConfirmTrigger } from '../../confirm';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
-import type { Converted } from '../../../modules/fx/service';
-import type { Funnel } from '../../../modules/reports/funnel';
-import { ConvertedTotal, needsConversion } from '../../kit/converted';
-import { FunnelView } from '../../kit/funnel';
+import { ConvertedMoney, type ConvertedPair } from '../../kit/converted';
+import { FunnelView, type Funnel } from '../../kit/funnel';
 import { compare, comparePoints, RangePicker, rangeQuery, type DateRange } from '../../range';
 import type { AdminPage } from '../../session';
 import { attr, Badge, formatMoney, href, Kpi, MoneyCell, Pager, partnerBadge, NumHead } from '../../ui';
@@ -39,10 +37,9 @@ export type DetailProps = {
   kept: Record<string, string | undefined>;
   counts: PartnerCounts;
   money: PartnerMoney[];
-  /** The partner's funnel over the range. */
+  /** The range's funnel, and with REPORTING_CURRENCY its revenue and commissions converted. */
   funnel: Funnel;
-  /** With REPORTING_CURRENCY: the range's revenue and commissions converted to it. */
-  converted: { revenue: Converted; commissions: Converted } | null;
+  converted: ConvertedPair;
   links: LinkStatsRow[];
   customers: { rows: ReferredCustomer[]; total: number };
   customerPage: number;
@@ -337,25 +334,7 @@ function Performance(props: DetailProps) {
           </table>
         </div>
       )}
-      <ConvertedMoney money={props.money} converted={props.converted} />
-    </>
-  );
-}
-
-/** Revenue and commissions earned in several currencies, converted (REPORTING_CURRENCY); the money owed stays per currency. */
-function ConvertedMoney(props: { money: PartnerMoney[]; converted: DetailProps['converted'] }) {
-  const c = props.converted;
-  if (!c || !needsConversion(c.revenue.currency, props.money)) return <></>;
-  return (
-    <>
-      <ConvertedTotal id="converted-revenue" label="Revenue" converted={c.revenue} perCurrency={props.money.filter((m) => m.revenue !== 0n).map((m) => ({ currency: m.currency, amount: m.revenue }))} />
-      <ConvertedTotal
-        id="converted-commissions"
-        label="Commissions earned"
-        converted={c.commissions}
-        perCurrency={props.money.map((m) => ({ currency: m.currency, amount: m.accrued + m.approved + m.paid })).filter((m) => m.amount !== 0n)}
-      />
-      <p class="caption">Converted totals are for reporting only: what the partner is owed and paid stays in each currency.</p>
+      <ConvertedMoney converted={props.converted} money={props.money.map((m) => ({ ...m, commissions: m.accrued + m.approved + m.paid }))} owed="the partner is" />
     </>
   );
 }
