@@ -65,7 +65,7 @@ export function FunnelView(props: {
             {count(f.clicks)}
           </span>
           <Bar part={f.clicks} whole={f.clicks} />
-          <span class="funnel-rate">bots and floods left out</span>
+          <span class="funnel-rate">bot clicks left out</span>
         </li>
         <li class="funnel-step" data-step="leads">
           <span class="funnel-label">Leads</span>
