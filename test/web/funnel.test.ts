@@ -117,7 +117,6 @@ describe('admin', () => {
     // commissions earned: 10.00 USD -> 8.00 EUR, plus 5.00 EUR; the money table stays per currency
     expect(await admin.textContent('#converted-commissions .converted-value')).toBe('13.00 EUR');
     expect(await admin.$$eval('#money tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-currency')))).toEqual(['EUR', 'USD']);
-    await admin.locator('#funnel').scrollIntoViewIfNeeded();
     await shots(admin, 'funnel-partner-1366');
   });
 
@@ -139,7 +138,6 @@ describe('admin', () => {
     expect((await funnelText(page)).clicks.value).toBe('6');
     await shots(page, 'funnel-overview-390');
     await page.goto(`${svc.url}/admin/partners/${ann}?range=30d`);
-    await page.locator('#funnel').scrollIntoViewIfNeeded();
     await shots(page, 'funnel-partner-390');
     await context.close();
   });
@@ -176,7 +174,6 @@ describe('portal', () => {
     await page.goto(`${svc.url}/portal?range=30d`);
     const f = await funnelText(page);
     expect([f.clicks.value, f.leads.value, f.customers.value, f.revenue.value]).toEqual(['4', '3', '3', '130.00 EUR']);
-    await page.locator('#funnel').scrollIntoViewIfNeeded();
     await shots(page, 'funnel-portal-390');
     await context.close();
   });
