@@ -65,7 +65,13 @@ export function parseEcbXml(xml: string): DayRates[] {
 // ---- conversion
 
 /** A total in the reporting currency: the sum of what could be converted, and what could not. */
-export type Converted = { currency: string; amount: bigint; unconverted: { currency: string; amount: bigint }[] };
+export type Converted = {
+  currency: string;
+  amount: bigint;
+  unconverted: { currency: string; amount: bigint }[];
+  /** The first and last day whose rates were used (null when nothing needed a rate). */
+  rateDays: { first: string; last: string } | null;
+};
 
 type Rate = { base: string; quote: string; rate: bigint };
 /** Rates are read as integers scaled by 10^12. */
@@ -73,7 +79,7 @@ const RATE_SCALE = 12;
 
 /** Converts per-day per-currency sums to `to` at each day's rate (or the latest earlier day's, up to 10 days back). */
 export async function convertDaily(sql: Sql, to: string, sums: { day: string; currency: string; amount: bigint }[]): Promise<Converted> {
-  const result: Converted = { currency: to, amount: 0n, unconverted: [] };
+  const result: Converted = { currency: to, amount: 0n, unconverted: [], rateDays: null };
   const needed = sums.filter((s) => s.amount !== 0n);
   if (needed.length === 0) return result;
   const days = needed.map((s) => s.day).sort();
@@ -90,15 +96,19 @@ export async function convertDaily(sql: Sql, to: string, sums: { day: string; cu
   const knownDays = [...byDay.keys()].sort().reverse();
   const left = new Map<string, bigint>();
   for (const s of needed) {
-    const converted = s.currency === to ? s.amount : convertOne(s, to, knownDays, byDay);
+    const converted = s.currency === to ? { amount: s.amount, day: null } : convertOne(s, to, knownDays, byDay);
     if (converted === null) left.set(s.currency, (left.get(s.currency) ?? 0n) + s.amount);
-    else result.amount += converted;
+    else {
+      result.amount += converted.amount;
+      const d = converted.day;
+      if (d) result.rateDays = result.rateDays ? { first: d < result.rateDays.first ? d : result.rateDays.first, last: d > result.rateDays.last ? d : result.rateDays.last } : { first: d, last: d };
+    }
   }
   result.unconverted = [...left].map(([currency, amount]) => ({ currency, amount }));
   return result;
 }
 
-function convertOne(s: { day: string; currency: string; amount: bigint }, to: string, knownDays: string[], byDay: Map<string, Rate[]>): bigint | null {
+function convertOne(s: { day: string; currency: string; amount: bigint }, to: string, knownDays: string[], byDay: Map<string, Rate[]>): { amount: bigint; day: string } | null {
   const floor = new Date(new Date(`${s.day}T00:00:00Z`).getTime() - 10 * 86_400_000).toISOString().slice(0, 10);
   for (const day of knownDays) {
     if (day > s.day) continue;
@@ -113,36 +123,21 @@ function convertOne(s: { day: string; currency: string; amount: bigint }, to: st
       const shift = EXPONENTS[to]! - EXPONENTS[s.currency]!;
       const num = s.amount * y * (shift > 0 ? 10n ** BigInt(shift) : 1n);
       const den = x * (shift < 0 ? 10n ** BigInt(-shift) : 1n);
-      return roundHalfEven(num, den);
+      return { amount: roundHalfEven(num, den), day };
     }
   }
   return null;
 }
 
 /**
- * The overview's money over [start, end) in `to`: attributed revenue and earned commissions summed
- * per day and currency (each sale on its occurredAt), converted at each day's rate.
+ * Revenue and earned commissions given per day and currency (reports/funnel.ts `daily`, rollups for
+ * whole days and rows for today) converted to `to` at each day's rate. For reporting only: money
+ * owed and paid (balances, payouts) never comes through here.
  */
-export async function convertedTotals(sql: Sql, input: { start: Date; end: Date; to: string }): Promise<{ revenue: Converted; commissions: Converted }> {
-  const rows = await sql<{ day: string; currency: string; revenue: string; commissions: string }[]>`
-    with ev as (
-      select e.id, e.occurred_at, e.amount, e.currency from events e
-      where e.attribution_status = 'attributed' and e.occurred_at >= ${input.start} and e.occurred_at < ${input.end}
-    ),
-    rev as (
-      select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD') as day, currency, sum(amount) as amount
-      from ev where currency is not null group by 1, 2
-    ),
-    com as (
-      select to_char(ev.occurred_at at time zone 'UTC', 'YYYY-MM-DD') as day, c.currency, sum(c.amount) as amount
-      from ev join commissions c on c.event_id = ev.id where c.status <> 'reversed' group by 1, 2
-    )
-    select coalesce(rev.day, com.day) as day, coalesce(rev.currency, com.currency) as currency,
-      coalesce(rev.amount, 0)::text as revenue, coalesce(com.amount, 0)::text as commissions
-    from rev full join com on com.day = rev.day and com.currency = rev.currency`;
+export async function convertDayMoney(sql: Sql, to: string, daily: { day: string; currency: string; revenue: bigint; commissions: bigint }[]): Promise<{ revenue: Converted; commissions: Converted }> {
   const [revenue, commissions] = await Promise.all([
-    convertDaily(sql, input.to, rows.map((r) => ({ day: r.day, currency: r.currency, amount: BigInt(r.revenue) }))),
-    convertDaily(sql, input.to, rows.map((r) => ({ day: r.day, currency: r.currency, amount: BigInt(r.commissions) }))),
+    convertDaily(sql, to, daily.map((d) => ({ day: d.day, currency: d.currency, amount: d.revenue }))),
+    convertDaily(sql, to, daily.map((d) => ({ day: d.day, currency: d.currency, amount: d.commissions }))),
   ]);
   return { revenue, commissions };
 }

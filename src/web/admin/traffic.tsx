@@ -7,6 +7,9 @@ import { findCampaign, listCampaigns } from '../../modules/campaigns/service';
 import { findPartner } from '../../modules/partners/service';
 import { linkScope, trafficBreakdowns, type Breakdown, type TrafficScope } from '../../modules/reports/traffic';
 import { TrafficBreakdowns } from '../kit/traffic';
+import { convertDayMoney, type Converted } from '../../modules/fx/service';
+import { funnel, type Funnel } from '../../modules/reports/funnel';
+import { FunnelView } from '../kit/funnel';
 import { parseRange, RangePicker, rangeQuery, type DateRange } from '../range';
 import { render } from '../render';
 import type { AdminPage } from '../session';
@@ -37,6 +40,8 @@ function TrafficPage(props: {
   named: Named[];
   campaigns: { id: string; name: string }[];
   breakdowns: Breakdown[];
+  funnel: Funnel;
+  converted: Converted | null;
 }) {
   const q = props.query;
   const keep = { partnerId: q.partnerId, campaignId: q.campaignId, linkId: q.linkId };
@@ -91,6 +96,7 @@ function TrafficPage(props: {
       ) : (
         ''
       )}
+      <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted} />
       <TrafficBreakdowns breakdowns={props.breakdowns} />
     </AdminLayout>
   );
@@ -114,9 +120,11 @@ export function adminTrafficRoutes(ctx: AppContext, kit: AdminKit) {
         if (query.partnerId) named.push({ kind: 'partner', param: 'partnerId', name: partner?.name ?? 'unknown partner', href: partner ? `/admin/partners/${encodeURIComponent(partner.id)}` : undefined });
         if (query.campaignId) named.push({ kind: 'campaign', param: 'campaignId', name: campaign?.name ?? 'unknown campaign', href: campaign ? `/admin/campaigns/${encodeURIComponent(campaign.id)}` : undefined });
         if (query.linkId) named.push({ kind: 'link', param: 'linkId', name: link ? `/r/${link.slug}` : 'unknown link' });
-        const breakdowns = await trafficBreakdowns(ctx.sql, { scope, span: range });
+        const [breakdowns, scoped] = await Promise.all([trafficBreakdowns(ctx.sql, { scope, span: range }), funnel(ctx.sql, scope, range)]);
+        const to = ctx.config.reportingCurrency;
+        const converted = to ? (await convertDayMoney(ctx.sql, to, scoped.daily)).revenue : null;
         return render(
-          <TrafficPage page={page} range={range} query={query} named={named} campaigns={campaigns.map((c) => ({ id: c.id, name: c.name }))} breakdowns={breakdowns} />,
+          <TrafficPage page={page} range={range} query={query} named={named} campaigns={campaigns.map((c) => ({ id: c.id, name: c.name }))} breakdowns={breakdowns} funnel={scoped} converted={converted} />,
         );
       }),
     { query: Query },

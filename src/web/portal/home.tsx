@@ -17,6 +17,24 @@ import { TierSection } from './rewards';
 import type { TierStanding } from '../../modules/commissions/standing';
 import { commissionNext, type CampaignTerms, type PayoutOutlook } from './terms';
 import { clickRate, filteredText } from '../figures';
+import type { Converted } from '../../modules/fx/service';
+import { commissionsOf, type Funnel } from '../../modules/reports/funnel';
+import { ConvertedTotal, needsConversion } from '../kit/converted';
+import { FunnelView } from '../kit/funnel';
+
+/** The range's earnings in several currencies: their converted total, labelled, and each currency's. */
+function EarningsConverted(props: { funnel: Funnel; converted: HomeData['converted'] }) {
+  const earned = commissionsOf(props.funnel);
+  const c = props.converted;
+  if (!c || !needsConversion(c.commissions.currency, earned)) return <></>;
+  return (
+    <section aria-labelledby="earnings-all-title" class="portal-section" id="earnings-all">
+      <h2 id="earnings-all-title">Earnings in every currency</h2>
+      <ConvertedTotal id="converted-earnings" label="Earnings" converted={c.commissions} perCurrency={earned} />
+      <p class="caption">The converted total is for comparison only: you are owed and paid in each currency as it is.</p>
+    </section>
+  );
+}
 
 /** One currency's line of the money table, with the next payout worked out by the payout run's rule. */
 export type MoneyLine = PartnerBalance & {
@@ -41,6 +59,10 @@ export type HomeData = {
   campaignNames: Map<string, string>;
   commissions: Commission[];
   standings: TierStanding[];
+  /** The partner's own funnel over the range. */
+  funnel: Funnel;
+  /** With REPORTING_CURRENCY: the range's revenue and earnings converted to it. */
+  converted: { revenue: Converted; commissions: Converted } | null;
 };
 
 /** Earnings per click in minor units, rounded half up; null without clicks. */
@@ -92,6 +114,10 @@ export function HomePage(props: HomeData) {
           versus={versus}
         />
       </ul>
+
+      <EarningsConverted funnel={props.funnel} converted={props.converted} />
+
+      <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted?.revenue} />
 
       <section aria-labelledby="earnings-title" class="portal-section">
         <h2 id="earnings-title" safe>{`Earnings per day (${cur})`}</h2>

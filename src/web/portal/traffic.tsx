@@ -5,6 +5,9 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { linkScope, partnerLinkChoices, trafficBreakdowns, type Breakdown } from '../../modules/reports/traffic';
 import { TrafficBreakdowns } from '../kit/traffic';
+import { convertDayMoney, type Converted } from '../../modules/fx/service';
+import { funnel, type Funnel } from '../../modules/reports/funnel';
+import { FunnelView } from '../kit/funnel';
 import { parseRange, RangePicker, rangeQuery, type DateRange } from '../range';
 import { render } from '../render';
 import type { PartnerPage } from '../session';
@@ -23,7 +26,15 @@ const Query = t.Object({
   linkId: t.Optional(t.String({ maxLength: 64 })),
 });
 
-function PortalTrafficPage(props: { page: PartnerPage; range: DateRange; links: { id: string; slug: string }[]; linkId?: string; breakdowns: Breakdown[] }) {
+function PortalTrafficPage(props: {
+  page: PartnerPage;
+  range: DateRange;
+  links: { id: string; slug: string }[];
+  linkId?: string;
+  breakdowns: Breakdown[];
+  funnel: Funnel;
+  converted: Converted | null;
+}) {
   return (
     <PortalLayout page={props.page} title="Traffic" current={PORTAL_TRAFFIC}>
       <div class="page-head overview-head">
@@ -53,6 +64,7 @@ function PortalTrafficPage(props: { page: PartnerPage; range: DateRange; links: 
           Show
         </button>
       </form>
+      <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted} />
       <TrafficBreakdowns breakdowns={props.breakdowns} />
     </PortalLayout>
   );
@@ -70,11 +82,15 @@ export function portalTrafficRoutes(ctx: AppContext, kit: PortalKit) {
           const link = await linkScope(ctx.sql, linkId);
           if (!link || link.partnerId !== partnerId) return render(<RefusedPage message="You have no such link." back={PORTAL_TRAFFIC} />, { status: 404 });
         }
-        const [links, breakdowns] = await Promise.all([
+        // the partner is the session's: its own funnel only
+        const [links, breakdowns, own] = await Promise.all([
           partnerLinkChoices(ctx.sql, partnerId, LINKS_OFFERED),
           trafficBreakdowns(ctx.sql, { scope: { partnerId, linkId }, span: range }),
+          funnel(ctx.sql, { partnerId, linkId }, range),
         ]);
-        return render(<PortalTrafficPage page={page} range={range} links={links} linkId={linkId} breakdowns={breakdowns} />);
+        const to = ctx.config.reportingCurrency;
+        const converted = to ? (await convertDayMoney(ctx.sql, to, own.daily)).revenue : null;
+        return render(<PortalTrafficPage page={page} range={range} links={links} linkId={linkId} breakdowns={breakdowns} funnel={own} converted={converted} />);
       }),
     { query: Query },
   );

@@ -7,6 +7,8 @@ import { listCommissions } from '../../modules/commissions/service';
 import { listLinks } from '../../modules/links/service';
 import { codeStats, listCodes } from '../../modules/codes/service';
 import { getCommissionSnapshot } from '../../modules/partners/service';
+import { convertDayMoney } from '../../modules/fx/service';
+import { funnel } from '../../modules/reports/funnel';
 import { campaignNames, partnerBalances, partnerDailyEarnings, partnerLinkLanding, partnerLinkStats, partnerPeriodTotals } from '../../modules/reports/portal';
 import { payoutDue } from '../../modules/payouts/due';
 import { partnerMainCurrency } from '../../modules/reports/partners';
@@ -67,17 +69,23 @@ export async function homeView(ctx: AppContext, page: PartnerPage, query: Record
   const currency = main ?? campaigns[0]?.currency ?? 'USD';
   const links = linkRows.slice(0, 5);
   const commissions = latest.slice(0, 10);
-  const [totals, daily, linkStats, names] = await Promise.all([
+  const to = ctx.config.reportingCurrency;
+  const [own, totals, daily, linkStats, names] = await Promise.all([
+    // the session's partner only
+    funnel(ctx.sql, { partnerId }, range),
     partnerPeriodTotals(ctx.sql, { partnerId, currency, start: range.start ?? new Date(0), end: range.end, previous: range.previous }),
     partnerDailyEarnings(ctx.sql, { partnerId, currency, start: range.start, end: range.end }),
     partnerLinkStats(ctx.sql, { partnerId, linkIds: links.map((l) => l.id) }),
     campaignNames(ctx.sql, [...links.map((l) => l.campaignId), ...commissions.map((c) => c.campaignId)]),
   ]);
+  const converted = to ? await convertDayMoney(ctx.sql, to, own.daily) : null;
   return (
     <HomePage
       page={page}
       range={range}
       currency={currency}
+      funnel={own}
+      converted={converted}
       totals={totals}
       daily={daily}
       money={outlook.money}

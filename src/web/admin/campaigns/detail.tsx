@@ -16,11 +16,17 @@ import { attr, Badge, EmptyState, formatMoney, href, Kpi, MoneyCell, partnerBadg
 import { archivePath, basisPoints, campaignBadge, campaignPath, count, DONE, editPath, epc, LIST, TABLE_ROWS } from './shared';
 import { archiveConfirm } from './archive';
 import { clickRate, filteredText } from '../../figures';
+import type { Converted } from '../../../modules/fx/service';
+import { convertDayMoney } from '../../../modules/fx/service';
+import { funnel, type Funnel } from '../../../modules/reports/funnel';
+import { ConvertedMoney } from '../../kit/converted';
+import { FunnelView } from '../../kit/funnel';
 
 export async function campaignView(ctx: AppContext, page: AdminPage, campaign: Campaign, query: Record<string, string | undefined>) {
   const range = parseRange(query);
   const span = { start: rangeStart(range), end: range.end };
-  const [current, previous, partners, links, codes, history] = await Promise.all([
+  const [campaignFunnel, current, previous, partners, links, codes, history] = await Promise.all([
+    funnel(ctx.sql, { campaignId: campaign.id }, span),
     campaignTotals(ctx.sql, { campaignId: campaign.id, ...span }),
     range.previous ? campaignTotals(ctx.sql, { campaignId: campaign.id, ...range.previous }) : Promise.resolve(null),
     campaignPartners(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
@@ -28,10 +34,14 @@ export async function campaignView(ctx: AppContext, page: AdminPage, campaign: C
     loadCodes(ctx, { campaignId: campaign.id }),
     loadHistory(ctx, page, campaign.id),
   ]);
+  const to = ctx.config.reportingCurrency;
+  const converted = to ? await convertDayMoney(ctx.sql, to, campaignFunnel.daily) : null;
   return (
     <CampaignPage
       page={page}
       campaign={campaign}
+      funnel={campaignFunnel}
+      converted={converted}
       range={range}
       current={current}
       previous={previous}
@@ -52,6 +62,8 @@ function CampaignPage(props: {
   range: DateRange;
   current: CampaignNumbers;
   previous: CampaignNumbers | null;
+  funnel: Funnel;
+  converted: { revenue: Converted; commissions: Converted } | null;
   partners: Awaited<ReturnType<typeof campaignPartners>>;
   links: Awaited<ReturnType<typeof campaignLinks>>;
   codes: CodesData;
@@ -89,7 +101,8 @@ function CampaignPage(props: {
         <dd safe>{c.currency}</dd>
       </dl>
 
-      <StatsSection campaign={c} range={props.range} current={props.current} previous={props.previous} />
+      <StatsSection campaign={c} range={props.range} current={props.current} previous={props.previous} converted={props.converted} />
+      <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted?.revenue} />
       <p>
         <a href={trafficPath({ campaignId: c.id }, props.range)} id="campaign-traffic">
           Traffic of this campaign by sub-ID, country, device, browser and referrer
@@ -115,7 +128,13 @@ function CampaignPage(props: {
 }
 
 /** The numbers over the range picked, each against the period before. */
-function StatsSection(props: { campaign: Campaign; range: DateRange; current: CampaignNumbers; previous: CampaignNumbers | null }) {
+function StatsSection(props: {
+  campaign: Campaign;
+  range: DateRange;
+  current: CampaignNumbers;
+  previous: CampaignNumbers | null;
+  converted: { revenue: Converted; commissions: Converted } | null;
+}) {
   const c = props.campaign;
   const cur = props.current;
   const prev = props.previous;
@@ -156,6 +175,7 @@ function StatsSection(props: { campaign: Campaign; range: DateRange; current: Ca
           {`Also in other currencies: ${others.map((m) => `revenue ${formatMoney(m.revenue, m.currency)}, commissions ${formatMoney(m.commissions, m.currency)}`).join('; ')}.`}
         </p>
       )}
+      <ConvertedMoney converted={props.converted} money={cur.money} owed="partners are" />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { compare, comparePoints, rangeQuery, type DateRange } from '../../range'
 import { drawnToMinor, EmptyState, formatMoney, href, Kpi, Trunc, NumHead } from '../../ui';
 import { PATH, TOP, type Data } from './data';
 import { clickRate, filteredText } from '../../figures';
+import { FunnelView } from '../../kit/funnel';
 
 export function Dashboard(props: { data: Data }) {
   const d = props.data;
@@ -60,6 +61,7 @@ export function Dashboard(props: { data: Data }) {
         ''
       )}
       {d.converted ? <ConvertedNote converted={d.converted} /> : ''}
+      <FunnelView funnel={d.funnel} rangeLabel={d.range.label} converted={d.converted?.revenue} />
       <div class="overview-grid">
         <section class="overview-chart" aria-labelledby="chart-title">
           <h2 id="chart-title">

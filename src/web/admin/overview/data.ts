@@ -19,7 +19,8 @@ import {
   type TodoCounts,
 } from '../../../modules/reports/overview';
 import { DAY } from '../../../lib/time';
-import { convertedTotals, type Converted } from '../../../modules/fx/service';
+import { convertDayMoney, type Converted } from '../../../modules/fx/service';
+import { funnel, type Funnel } from '../../../modules/reports/funnel';
 import { parseRange, rangeStart, type DateRange } from '../../range';
 
 export const PATH = '/admin';
@@ -48,21 +49,25 @@ export type Data = {
   billingConfigured: boolean;
   /** With REPORTING_CURRENCY: the range's revenue and commissions in it, converted at each day's rate. */
   converted: { revenue: Converted; commissions: Converted } | null;
+  /** The program's funnel over the range: clicks, leads, customers, revenue. */
+  funnel: Funnel;
 };
 
 export async function loadOverview(ctx: AppContext, query: Record<string, unknown>): Promise<Data> {
   const range = parseRange({ range: one(query.range), from: one(query.from), to: one(query.to) });
   const period: Period = { start: rangeStart(range), end: range.end };
   const to = ctx.config.reportingCurrency;
-  const [currency, first, current, previous, todo, setup, converted] = await Promise.all([
+  const [currency, first, current, previous, todo, setup, programFunnel] = await Promise.all([
     overviewCurrency(ctx.sql),
     firstActivity(ctx.sql),
     overviewTotals(ctx.sql, period),
     range.previous ? overviewTotals(ctx.sql, range.previous) : Promise.resolve(null),
     todoCounts(ctx.sql),
     onboardingState(ctx.sql),
-    to ? convertedTotals(ctx.sql, { start: period.start, end: period.end, to }) : Promise.resolve(null),
+    funnel(ctx.sql, {}, period),
   ]);
+  // converted from the funnel's money per day (rollups for whole days, rows for today)
+  const converted = to ? await convertDayMoney(ctx.sql, to, programFunnel.daily) : null;
   // "all time" is drawn from the first day anything happened (or just today, before anything did)
   const firstDay = first ? new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), first.getUTCDate())) : new Date(range.end.getTime() - DAY);
   const drawn: Period = range.start ? period : { start: firstDay, end: range.end };
@@ -83,5 +88,6 @@ export async function loadOverview(ctx: AppContext, query: Record<string, unknow
     active: first !== null,
     billingConfigured: ctx.billingPlugins.some((p) => p.receivesWebhooks),
     converted,
+    funnel: programFunnel,
   };
 }

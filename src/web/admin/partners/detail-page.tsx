@@ -14,6 +14,8 @@ import { ApplicationDialogs, ApplicationFacts } from '../applications';
 import { ConfirmDialog, ConfirmTrigger } from '../../confirm';
 import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { Notice } from '../../layout';
+import { ConvertedMoney, type ConvertedPair } from '../../kit/converted';
+import { FunnelView, type Funnel } from '../../kit/funnel';
 import { compare, comparePoints, RangePicker, rangeQuery, type DateRange } from '../../range';
 import type { AdminPage } from '../../session';
 import { attr, Badge, formatMoney, href, Kpi, MoneyCell, Pager, partnerBadge, NumHead } from '../../ui';
@@ -36,6 +38,9 @@ export type DetailProps = {
   kept: Record<string, string | undefined>;
   counts: PartnerCounts;
   money: PartnerMoney[];
+  /** The range's funnel, and with REPORTING_CURRENCY its revenue and commissions converted. */
+  funnel: Funnel;
+  converted: ConvertedPair;
   links: LinkStatsRow[];
   customers: { rows: ReferredCustomer[]; total: number };
   customerPage: number;
@@ -287,6 +292,7 @@ function Performance(props: DetailProps) {
       <p class="caption" safe>
         {`${props.range.label}. Commissions and EPC leave reversed commissions out; revenue is what the customers this partner brought paid.`}
       </p>
+      <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted?.revenue} level={3} />
 
       <h3 class="sub">Money by status</h3>
       {props.money.length === 0 ? (
@@ -332,6 +338,7 @@ function Performance(props: DetailProps) {
           </table>
         </div>
       )}
+      <ConvertedMoney converted={props.converted} money={props.money.map((m) => ({ ...m, commissions: m.accrued + m.approved + m.paid }))} owed="the partner is" />
     </>
   );
 }

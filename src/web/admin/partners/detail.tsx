@@ -9,6 +9,8 @@ import { overrideRecruits, recruitsOf } from '../../../modules/reports/rewards';
 import { listPayouts } from '../../../modules/payouts/service';
 import { linkStats, moneyCurrencies, partnerCounts, partnerMainCurrency, partnerMoney, referredCustomers } from '../../../modules/reports/partners';
 import { partnerFlagHistory } from '../../../modules/fraud/review';
+import { convertDayMoney } from '../../../modules/fx/service';
+import { funnel } from '../../../modules/reports/funnel';
 import { type FormErrors } from '../../forms';
 import { parseRange, rangeQuery } from '../../range';
 import { render } from '../../render';
@@ -33,7 +35,8 @@ export async function detailView(
   const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
   const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
   const p = { limit: 50 };
-  const [counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter, questions, history] = await Promise.all([
+  const [partnerFunnel, counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter, questions, history] = await Promise.all([
+    funnel(ctx.sql, { partnerId: partner.id }, range),
     partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
     partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
     linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
@@ -50,6 +53,8 @@ export async function detailView(
     applicationQuestions(ctx.sql),
     loadHistory(ctx, page, partner.id),
   ]);
+  const to = ctx.config.reportingCurrency;
+  const converted = to ? await convertDayMoney(ctx.sql, to, partnerFunnel.daily) : null;
   const payoutMethod = methodView(await methodRow(ctx.sql, partner.id), true);
   const overrides = await overrideRecruits(ctx.sql, commissions.filter((c) => c.sourceCommissionId).map((c) => c.id));
   const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
@@ -63,6 +68,8 @@ export async function detailView(
       kept={kept}
       counts={counts}
       money={money}
+      funnel={partnerFunnel}
+      converted={converted}
       links={links}
       customers={customers}
       customerPage={customerPage}
