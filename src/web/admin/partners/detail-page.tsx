@@ -25,7 +25,7 @@ import { CommissionsTable, PayoutsTable } from '../tables';
 import { CodesSection, type CodesData } from '../codes';
 import { HistorySection, type History } from '../kit/audit';
 import { CUSTOMERS_PAGE, DONE, type EditValues, LIST, detailPath, epcText, revokeConfirm } from './shared';
-import { CustomersTable, LinkStatsTable, RecruitsSection } from './detail-tables';
+import { CustomersTable, LinkStatsTable, MoneyByStatusTable, RecruitsSection } from './detail-tables';
 import { CampaignChoices } from './list-page';
 import { clickRate, filteredText } from '../../figures';
 
@@ -295,49 +295,7 @@ function Performance(props: DetailProps) {
       <FunnelView funnel={props.funnel} rangeLabel={props.range.label} converted={props.converted?.revenue} level={3} />
 
       <h3 class="sub">Money by status</h3>
-      {props.money.length === 0 ? (
-        <p class="empty">No revenue or commissions in this period.</p>
-      ) : (
-        <div class="table-wrap">
-          <table id="money" class="stack">
-            <caption class="vh" safe>
-              {`Revenue and commissions by status per currency, ${props.range.label.toLowerCase()}`}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Currency</th>
-                <NumHead label="Revenue" />
-                <NumHead label="Pending" />
-                <NumHead label="Approved" />
-                <NumHead label="Paid" />
-                <NumHead label="Reversed" />
-              </tr>
-            </thead>
-            <tbody>
-              {props.money.map((m) => (
-                <tr data-currency={m.currency}>
-                  <td class="lead" safe>
-                    {m.currency}
-                  </td>
-                  <MoneyCell amount={m.revenue} currency={m.currency} label="Revenue" />
-                  <td class="num figure" data-label="Pending" safe>
-                    {formatMoney(m.accrued, m.currency)}
-                  </td>
-                  <td class="num figure" data-label="Approved" safe>
-                    {formatMoney(m.approved, m.currency)}
-                  </td>
-                  <td class="num figure" data-label="Paid" safe>
-                    {formatMoney(m.paid, m.currency)}
-                  </td>
-                  <td class="num figure" data-label="Reversed" safe>
-                    {formatMoney(m.reversed, m.currency)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <MoneyByStatusTable money={props.money} rangeLabel={props.range.label} />
       <ConvertedMoney converted={props.converted} money={props.money.map((m) => ({ ...m, commissions: m.accrued + m.approved + m.paid }))} owed="the partner is" />
     </>
   );

@@ -1,7 +1,7 @@
 // Admin partners: the tables of one partner's page (links, referred customers, recruits).
 import { QrLink } from '../../kit/qr-link';
 import { type Recruit } from '../../../modules/reports/rewards';
-import { type CustomerState, type LinkStatsRow, type ReferredCustomer } from '../../../modules/reports/partners';
+import { type CustomerState, type LinkStatsRow, type PartnerMoney, type ReferredCustomer } from '../../../modules/reports/partners';
 import { attr, Badge, formatMoney, MoneyCell, partnerBadge, Trunc, type Tone, NumHead } from '../../ui';
 import { detailPath, epcText, isoDay } from './shared';
 import { LinkStatsFrame } from '../../kit/link-stats';
@@ -169,5 +169,52 @@ export function RecruitsSection(props: { recruits: { recruits: Recruit[]; total:
         </>
       )}
     </section>
+  );
+}
+
+/** The partner's revenue and commissions by status, one row per currency (never converted). */
+export function MoneyByStatusTable(props: { money: PartnerMoney[]; rangeLabel: string }) {
+  return props.money.length === 0 ? (
+    <p class="empty">No revenue or commissions in this period.</p>
+  ) : (
+    <div class="table-wrap">
+      <table id="money" class="stack">
+        <caption class="vh" safe>
+          {`Revenue and commissions by status per currency, ${props.rangeLabel.toLowerCase()}`}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Currency</th>
+            <NumHead label="Revenue" />
+            <NumHead label="Pending" />
+            <NumHead label="Approved" />
+            <NumHead label="Paid" />
+            <NumHead label="Reversed" />
+          </tr>
+        </thead>
+        <tbody>
+          {props.money.map((m) => (
+            <tr data-currency={m.currency}>
+              <td class="lead" safe>
+                {m.currency}
+              </td>
+              <MoneyCell amount={m.revenue} currency={m.currency} label="Revenue" />
+              <td class="num figure" data-label="Pending" safe>
+                {formatMoney(m.accrued, m.currency)}
+              </td>
+              <td class="num figure" data-label="Approved" safe>
+                {formatMoney(m.approved, m.currency)}
+              </td>
+              <td class="num figure" data-label="Paid" safe>
+                {formatMoney(m.paid, m.currency)}
+              </td>
+              <td class="num figure" data-label="Reversed" safe>
+                {formatMoney(m.reversed, m.currency)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
