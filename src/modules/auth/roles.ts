@@ -111,6 +111,8 @@ const PAGE_SECTIONS: Record<string, { read: string; write: string }> = {
   // traffic breakdowns are reads of partners' clicks; moving a program in is the owners' and admins'
   traffic: { read: 'partners:read', write: 'admin' },
   imports: { read: 'admin', write: 'admin' },
+  // the 1099 page and its CSV (full TINs): finance and up, as GET /v1/tax/1099-nec.csv
+  tax: { read: 'tax:read', write: 'admin' },
 };
 
 /** `codes:write` is not a key scope: codes are written under campaigns:write, support included. */
