@@ -57,9 +57,9 @@ export function taxSettingsRoutes(ctx: AppContext, kit: AdminKit, redraw: TaxRed
 }
 
 const MODES = [
-  { value: 'off', label: 'Off: partners are not asked for a tax form' },
-  { value: 'collect', label: 'Collect: the portal asks partners for a W-9, W-8BEN or W-8BEN-E' },
-  { value: 'require', label: 'Require: as collect, and payouts wait until the partner has a valid form' },
+  { value: 'off', label: 'Off: partners are not asked' },
+  { value: 'collect', label: 'Collect: the portal asks for a form' },
+  { value: 'require', label: 'Require: payouts wait for a valid form' },
 ];
 
 /** The section: taxForms and the legal details, errors beside their fields. */
@@ -70,8 +70,10 @@ export function TaxSettings(props: { values: TaxValues; errors: FormErrors; csrf
     <section aria-labelledby="tax-heading" id="tax">
       <h2 id="tax-heading">Tax and legal</h2>
       <p class="hint">
-        Tax forms are kept encrypted with <code>ENCRYPTION_KEY</code>, which is {props.keyOn ? 'set' : 'not set: collect and require are refused until it is'}. The legal
-        details are printed on every self-billing invoice. <a href="/admin/tax">1099-NEC export</a>.
+        Collect: the portal asks partners for a W-9, W-8BEN or W-8BEN-E. Require: as collect, and a payout run holds the payouts of partners
+        without a valid form. Forms are kept encrypted with <code>ENCRYPTION_KEY</code>, which is{' '}
+        {props.keyOn ? 'set' : 'not set: collect and require are refused until it is'}. The legal details are printed on every self-billing
+        invoice. <a href="/admin/tax">1099-NEC export</a>.
       </p>
       {!!e._form && (
         <p class="notice error" role="alert" safe>
