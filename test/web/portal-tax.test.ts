@@ -35,6 +35,7 @@ test('a US partner answers the questions, fixes a bad SSN, signs a W-9 and sees 
   // held for want of a form: home and payouts say so, and lead to the form
   await page.goto(`${svc.url}/portal`);
   expect(await page.textContent('#tax-hold')).toContain('Your payouts are on hold');
+  await screenshot(page, 'portal-tax-hold-home-1366');
   await page.goto(`${svc.url}/portal/payouts`);
   expect(await page.textContent('#tax-hold')).toContain('valid tax form');
   await page.click('#tax-hold a');
@@ -139,9 +140,10 @@ test('a paid payout: the payouts list links its invoice PDF, which only its part
   const payout = run.body.payouts.find((p: { partnerId: string }) => p.partnerId === samId);
   expect((await svc.api('POST', `/v1/payouts/${payout.id}/mark-paid`, { body: {} })).status).toBe(200);
   const [row] = await svc.sql`select invoice_number from payouts where id = ${payout.id}`;
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser, { phone: true });
   await signInThroughPortal(svc, page, 'us@example.com');
   await page.goto(`${svc.url}/portal/payouts`);
+  await screenshot(page, 'portal-payouts-invoice-390');
   const link = page.locator(`#payouts tr[data-id="${payout.id}"] a.invoice-link`);
   expect(await link.textContent()).toBe(row!.invoice_number);
   const pdf = await page.request.get(svc.url + (await link.getAttribute('href'))!);

@@ -165,6 +165,7 @@ test('the partner page shows the form status, never the full TIN; the payout pag
   expect(ada).toContain('W-9 valid');
   expect(ada).toContain(`W-9 signed ${new Date().toISOString().slice(0, 10)}, TIN ending in 6789`);
   expect(await page.content()).not.toContain('123-45-6789');
+  await screenshot(page, 'admin-partner-tax-form-1200');
   await page.goto(`${svc.url}/admin/partners/${ids.Eve}`);
   expect(await page.textContent('#partner-tax-form')).toContain('None on file');
   await page.goto(`${svc.url}/admin/partners/${ids.Dee}`);
@@ -177,6 +178,7 @@ test('the partner page shows the form status, never the full TIN; the payout pag
   await page.goto(`${svc.url}/admin/payouts/${payoutOf.Ada}`);
   const [number] = await svc.sql`select invoice_number from payouts where id = ${payoutOf.Ada!}`;
   const link = page.locator('#payout-invoice a');
+  await screenshot(page, 'admin-payout-invoice-1200');
   expect(await link.textContent()).toBe(`${number!.invoice_number} (PDF)`);
   const pdf = await page.request.get(svc.url + (await link.getAttribute('href'))!);
   expect(pdf.status()).toBe(200);
