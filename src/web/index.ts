@@ -13,6 +13,7 @@ import { embedRoutes } from './embed';
 import { adminKit } from './admin/kit';
 import { adminResourceRoutes } from './admin/resources';
 import { adminImportRoutes } from './admin/imports';
+import { adminTaxRoutes } from './admin/tax';
 import { portalResourceRoutes } from './portal/resources';
 import { payoutMethodPortalRoutes } from './portal/payout-method';
 import { taxPortalRoutes } from './portal/tax';
@@ -24,6 +25,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'ui.js': { file: 'assets/ui.js', type: 'text/javascript; charset=utf-8' },
   'link-builder.js': { file: 'assets/link-builder.js', type: 'text/javascript; charset=utf-8' },
   'rules.js': { file: 'assets/rules.js', type: 'text/javascript; charset=utf-8' },
+  'tax-form.js': { file: 'assets/tax-form.js', type: 'text/javascript; charset=utf-8' },
   // htmx from our own dependencies (never a CDN); pages that swap parts of themselves list it
   'htmx.js': { file: Bun.resolveSync('htmx.org/dist/htmx.min.js', import.meta.dir), type: 'text/javascript; charset=utf-8' },
   // the page layouts link the SVG; /favicon.ico is for browsers and tools that ask for it anyway
@@ -70,5 +72,6 @@ export function webRoutes(ctx: AppContext) {
     .use(portalResourceRoutes(ctx))
     .use(adminRoutes(ctx))
     .use(adminResourceRoutes(ctx, adminKit(ctx)))
-    .use(adminImportRoutes(ctx, adminKit(ctx)));
+    .use(adminImportRoutes(ctx, adminKit(ctx)))
+    .use(adminTaxRoutes(ctx, adminKit(ctx)));
 }

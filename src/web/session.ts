@@ -6,11 +6,13 @@ import { setActor } from '../lib/audit-context';
 import { readCookie } from '../modules/auth/plugin';
 import { principalForSession, revokedSessionReason, SESSION_COOKIE } from '../modules/auth/sessions';
 import { findPartner, type Partner } from '../modules/partners/service';
+import { partnerTaxState } from '../modules/tax/service';
 import { waitingCounts, type Waiting } from '../modules/reports/overview';
 import { csrfToken } from './csrf';
 import type { Role } from '../modules/auth/roles';
 
-export type PartnerPage = { partner: Partner; csrf: string; sessionToken: string; brand: PageBrand };
+/** `tax`: the taxForms setting, and whether the partner's payouts are held for want of a valid tax form. */
+export type PartnerPage = { partner: Partner; csrf: string; sessionToken: string; brand: PageBrand; tax: { setting: 'off' | 'collect' | 'require'; held: boolean } };
 
 export type PartnerGuard =
   | { kind: 'partner'; page: PartnerPage }
@@ -29,8 +31,8 @@ export async function guardPartner(ctx: AppContext, request: Request): Promise<P
     setActor({ type: 'partner', id: principal.partnerId });
     const partner = await findPartner(ctx.sql, principal.partnerId);
     if (partner) {
-      const brand = pageBrand(await loadBrand(ctx.sql, ctx.config.baseUrl));
-      return { kind: 'partner', page: { partner, csrf: csrfToken(token), sessionToken: token, brand } };
+      const [settings, tax] = await Promise.all([loadBrand(ctx.sql, ctx.config.baseUrl), partnerTaxState(ctx.sql, partner.id)]);
+      return { kind: 'partner', page: { partner, csrf: csrfToken(token), sessionToken: token, brand: pageBrand(settings), tax } };
     }
   }
   if (!principal) {

@@ -73,3 +73,21 @@ test('who may download it, and bad years', async () => {
     expect(JSON.stringify(res.body)).toContain('year');
   }
 });
+
+test('each download is in the audit log as tax.exported: who, which year, how many rows, never a TIN', async () => {
+  const key = await svc.scopedKey(['tax:read']);
+  const before = await svc.sql`select count(*)::int as n from audit_log where action = 'tax.exported'`;
+  const res = await svc.api('GET', `/v1/tax/1099-nec.csv?year=${year}`, { key });
+  expect(res.status).toBe(200);
+  const rows = res.body.trim().split('\r\n').length - 1;
+  const entries = await svc.sql`select actor_type, actor_id, target_type, target_id, changes from audit_log where action = 'tax.exported' order by at desc, id desc`;
+  expect(entries).toHaveLength(before[0]!.n + 1);
+  expect(entries[0]).toMatchObject({ actor_type: 'key', target_type: 'tax_year', target_id: `1099-nec-${year}`, changes: { form: [null, '1099-nec'], year: [null, year], rows: [null, rows] } });
+  expect(entries[0]!.actor_id).toMatch(/^key_/);
+  const log = JSON.stringify(await svc.sql`select * from audit_log`);
+  expect(log).not.toContain('123-45-6789');
+  expect(log).not.toContain('12-3456789');
+  // a refused download (a bad year) is not an export and writes nothing
+  expect((await svc.api('GET', '/v1/tax/1099-nec.csv?year=1999', { key })).status).toBe(400);
+  expect(await svc.sql`select 1 from audit_log where action = 'tax.exported'`).toHaveLength(entries.length);
+});

@@ -113,6 +113,8 @@ const PAGE_SECTIONS: Record<string, { read: string; write: string }> = {
   imports: { read: 'admin', write: 'admin' },
   // who changed what: owners and admins (the audit:read scope); the page changes nothing
   audit: { read: 'audit:read', write: 'admin' },
+  // the 1099 page and its CSV (full TINs): finance and up, as GET /v1/tax/1099-nec.csv
+  tax: { read: 'tax:read', write: 'admin' },
 };
 
 /** `codes:write` is not a key scope: codes are written under campaigns:write, support included. */

@@ -1,10 +1,12 @@
 // The 1099-NEC figures of a calendar year (DESIGN.md): per W-9 payee, the USD payouts paid in that
 // year (by paid_at, UTC), for those at 600.00 USD or more. The admin page's totals and the CSV read
 // this one query, so they cannot disagree.
-import type { Tx } from '../../db';
+import { inTransaction, type Tx } from '../../db';
+import { csvCell } from '../../lib/csv';
 import { SecretUnreadable, type Keyring } from '../../lib/secrets';
 import { formatMinor } from '../../lib/money';
 import { AppError } from '../../lib/errors';
+import { record } from '../audit/service';
 import { openSecret } from './service';
 
 /** The threshold of box 1, in cents: 600.00 USD. */
@@ -97,4 +99,17 @@ export async function necRows(sql: Tx, ring: Keyring, year: number): Promise<str
     throw new AppError('conflict', `the TINs of ${unreadable.join(', ')} cannot be decrypted with ENCRYPTION_KEY or ENCRYPTION_KEY_PREVIOUS: restore the key that sealed them, or collect their W-9 again`, { partnerIds: unreadable });
   }
   return rows;
+}
+
+/**
+ * The year's 1099-NEC file as CSV text (header row, CRLF line ends), and its `tax.exported` audit
+ * entry (who, which year, how many rows; never a TIN) written in the same transaction: a download
+ * that is answered is a download that is logged. The API and the admin's Tax page both call this.
+ */
+export async function exportNecCsv(sql: Tx, ring: Keyring, year: number): Promise<{ csv: string; rows: number }> {
+  return inTransaction(sql, async (tx) => {
+    const rows = await necRows(tx, ring, year);
+    await record(tx, { action: 'tax.exported', target: { type: 'tax_year', id: `1099-nec-${year}` }, changes: { form: [null, '1099-nec'], year: [null, year], rows: [null, rows.length] } });
+    return { csv: [NEC_COLUMNS, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n', rows: rows.length };
+  });
 }

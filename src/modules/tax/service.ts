@@ -129,3 +129,16 @@ export async function taxFormsSetting(sql: Tx): Promise<'off' | 'collect' | 'req
   const [row] = await sql<{ tax_forms: 'off' | 'collect' | 'require' }[]>`select tax_forms from settings`;
   return row?.tax_forms ?? 'off';
 }
+
+/**
+ * What the portal shows about tax forms for a partner: the setting (the Tax form page is offered
+ * unless it is off) and whether their payouts are held for want of a valid form (require, and none
+ * valid on file: the rule of the payout run's hold, modules/payouts/routing.ts).
+ */
+export async function partnerTaxState(sql: Tx, partnerId: string): Promise<{ setting: 'off' | 'collect' | 'require'; held: boolean }> {
+  const [row] = await sql<{ tax_forms: 'off' | 'collect' | 'require'; valid: boolean }[]>`
+    select s.tax_forms, coalesce(tax_form_valid(t.form, t.signed_at), false) as valid
+    from settings s left join tax_profiles t on t.partner_id = ${partnerId}`;
+  const setting = row?.tax_forms ?? 'off';
+  return { setting, held: setting === 'require' && !row?.valid };
+}

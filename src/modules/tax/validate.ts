@@ -1,7 +1,8 @@
 // The rules of a tax form (DESIGN.md "Tax profiles"): which fields each form takes and needs, SSN
 // and EIN rules, ISO country codes, a real date of birth. Used by the API and the portal's form, so
-// both name the same problems; the portal's script (src/web/assets/tax-form.js) mirrors the
-// SSN/EIN/date rules for as-you-type hints, but this file decides.
+// both name the same problems; the portal's script (src/web/assets/tax-form.js) mirrors these
+// rules and messages for as-you-type hints (test/web/portal-tax.test.ts holds it to them), but this
+// file decides.
 import type { FieldProblem } from '../../lib/errors';
 import { isCountry } from './countries';
 import type { PutTaxProfileInput, TaxFormKind } from './model';
@@ -110,6 +111,8 @@ export function checkTaxForm(input: PutTaxProfileInput, today = new Date()): { p
     if (!isCountry(code)) add(f, 'must be an ISO 3166-1 alpha-2 country code, such as DE');
     else out[f] = code;
   }
+  // the API's schema checks it too; the portal's form reaches these rules without that schema
+  if (input.vatId !== undefined && !/^[A-Z]{2}[A-Za-z0-9+*.]{2,13}$/.test(input.vatId.trim())) add('vatId', 'must be a VAT id with its country prefix, such as DE123456789');
   if (form === 'w8ben' && out.treatyCountry === 'US') add('treatyCountry', 'must be the other country of the treaty, not US');
 
   if (form === 'w9' && input.tin !== undefined && !blank(input.tin) && input.tinType !== undefined) {

@@ -26,6 +26,7 @@ export const ADMIN_NAV: NavItem[] = [
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/review', label: 'Review' },
   { href: '/admin/payouts', label: 'Payouts' },
+  { href: '/admin/tax', label: 'Tax' },
   { href: '/admin/events', label: 'Events' },
   { href: '/admin/campaigns', label: 'Campaigns' },
   { href: '/admin/webhooks', label: 'Webhooks' },

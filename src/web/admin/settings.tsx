@@ -15,6 +15,7 @@ import { Badge } from '../ui';
 import { AdminLayout, Done, type AdminKit } from './kit';
 import { QUESTIONS_PATH, readQuestionRows, rowsToQuestions, SignupQuestions, toQuestionRows, withOneMore, type QuestionRow } from './settings-questions';
 import { SettingsTabs } from './settings-tabs';
+import { TaxSettings, taxSettingsRoutes, toTaxValues, type TaxValues } from './settings-tax';
 
 const PATH = '/admin/settings';
 const MODELS = [
@@ -61,7 +62,7 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
         const done = typeof query.done === 'string' ? query.done : undefined;
         return render(
-          <SettingsPage page={page} settings={s} values={toValues(s)} brand={toBrandValues(s)} envSignup={ctx.config.partnerSignup} done={done} providers={billing} />,
+          <SettingsPage page={page} settings={s} values={toValues(s)} brand={toBrandValues(s)} envSignup={ctx.config.partnerSignup} done={done} providers={billing} keyOn={ctx.config.encryption !== null} />,
         );
       }),
     )
@@ -81,7 +82,7 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         if (errors.attributionWindowDays) errors.attributionWindowDays = 'a whole number of days, 1 to 3650';
         if (Object.keys(errors).length > 0) {
           const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
-          return render(<SettingsPage page={page} settings={s} values={values} brand={toBrandValues(s)} errors={errors} envSignup={ctx.config.partnerSignup} providers={billing} />, {
+          return render(<SettingsPage page={page} settings={s} values={values} brand={toBrandValues(s)} errors={errors} envSignup={ctx.config.partnerSignup} providers={billing} keyOn={ctx.config.encryption !== null} />, {
             status: 400,
           });
         }
@@ -108,7 +109,7 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         if (Object.keys(errors).length > 0) {
           const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
           return render(
-            <SettingsPage page={page} settings={s} values={toValues(s)} brand={brand} brandErrors={errors} envSignup={ctx.config.partnerSignup} providers={billing} />,
+            <SettingsPage page={page} settings={s} values={toValues(s)} brand={brand} brandErrors={errors} envSignup={ctx.config.partnerSignup} providers={billing} keyOn={ctx.config.encryption !== null} />,
             { status: 400 },
           );
         }
@@ -121,7 +122,7 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         const rows = readQuestionRows(form);
         const redraw = async (questions: { rows: QuestionRow[]; errors: FormErrors }, status: number) => {
           const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
-          const view = <SettingsPage page={page} settings={s} values={toValues(s)} brand={toBrandValues(s)} questions={questions} envSignup={ctx.config.partnerSignup} providers={billing} />;
+          const view = <SettingsPage page={page} settings={s} values={toValues(s)} brand={toBrandValues(s)} questions={questions} envSignup={ctx.config.partnerSignup} providers={billing} keyOn={ctx.config.encryption !== null} />;
           return render(view, { status });
         };
         if (form._more !== undefined) return redraw({ rows: withOneMore(rows), errors: {} }, 200);
@@ -129,6 +130,12 @@ export function settingsRoutes(ctx: AppContext, kit: AdminKit) {
         if (Object.keys(errors).length > 0) return redraw({ rows, errors }, 400);
         await updateSettings(ctx.sql, { applicationQuestions: questions }, { encryption: ctx.config.encryption !== null });
         return seeOther(`${PATH}?done=questions#questions`);
+      }),
+    )
+    .use(
+      taxSettingsRoutes(ctx, kit, async (page, tax, status) => {
+        const [s, billing] = await Promise.all([getSettings(ctx.sql), providers(ctx)]);
+        return render(<SettingsPage page={page} settings={s} values={toValues(s)} brand={toBrandValues(s)} tax={tax} envSignup={ctx.config.partnerSignup} providers={billing} keyOn={ctx.config.encryption !== null} />, { status });
       }),
     );
 }
@@ -149,6 +156,10 @@ function SettingsPage(props: {
   envSignup: string;
   done?: string;
   providers: Provider[];
+  /** The tax section as typed, when its form came back; else the saved values. */
+  tax?: { values: TaxValues; errors: FormErrors };
+  /** Whether ENCRYPTION_KEY is set. */
+  keyOn: boolean;
 }) {
   const e = props.errors ?? {};
   return (
@@ -160,6 +171,7 @@ function SettingsPage(props: {
           saved: 'Settings saved. New events use them from now on.',
           branding: 'Branding saved. Emails and partner pages show it from now on.',
           questions: 'Signup questions saved. The sign-up page asks them from now on.',
+          tax: 'Tax and legal settings saved.',
         }}
         done={props.done}
       />
@@ -189,6 +201,7 @@ function SettingsPage(props: {
         <button type="submit">Save settings</button>
       </form>
       <SignupQuestions rows={props.questions?.rows ?? toQuestionRows(props.settings.applicationQuestions)} errors={props.questions?.errors ?? {}} csrf={props.page.csrf} />
+      <TaxSettings values={props.tax?.values ?? toTaxValues(props.settings)} errors={props.tax?.errors ?? {}} csrf={props.page.csrf} keyOn={props.keyOn} />
       <Branding values={props.brand} errors={props.brandErrors ?? {}} csrf={props.page.csrf} />
       <BillingProviders providers={props.providers} />
     </AdminLayout>

@@ -11,7 +11,7 @@ import { day } from '../layout';
 import { compare, RangePicker, type DateRange } from '../range';
 import type { PartnerPage } from '../session';
 import { attr, Badge, commissionBadge, drawnToMinor, EmptyState, formatMoney, Kpi, MoneyCell, Trunc, NumHead } from '../ui';
-import { PortalLayout } from './shell';
+import { PortalLayout, TaxHoldNote } from './shell';
 import { LinkStatsFrame } from '../kit/link-stats';
 import { TierSection } from './rewards';
 import type { TierStanding } from '../../modules/commissions/standing';
@@ -87,6 +87,7 @@ export function HomePage(props: HomeData) {
         </h1>
         <RangePicker action="/portal" range={props.range} />
       </div>
+      <TaxHoldNote page={props.page} />
 
       <ul class="cards" id="kpis">
         <Kpi

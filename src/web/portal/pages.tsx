@@ -9,7 +9,7 @@ import { day, Layout, Notice } from '../layout';
 import type { PartnerPage } from '../session';
 import { attr, Badge, EmptyState, MoneyCell, Pager, payoutBadge, NumHead } from '../ui';
 import { CommissionTable, TermsList } from './home';
-import { PortalLayout } from './shell';
+import { PortalLayout, TaxHoldNote } from './shell';
 import { payoutNext, type CampaignTerms, type PayoutOutlook } from './terms';
 
 export { PortalLayout };
@@ -265,6 +265,7 @@ export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; t
   return (
     <PortalLayout page={props.page} title="Payouts" current="/portal/payouts">
       <h1>Payouts</h1>
+      <TaxHoldNote page={props.page} />
       <p class="payout-method" id="payout-method-summary">
         <span safe>{props.method}</span> <a href="/portal/payouts/method">Change how you are paid</a>
       </p>
@@ -285,6 +286,7 @@ export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; t
                   <NumHead label="Commissions" />
                   <th scope="col">Status</th>
                   <th scope="col">Next</th>
+                  <th scope="col">Invoice</th>
                 </tr>
               </thead>
               <tbody>
@@ -306,6 +308,15 @@ export function PayoutsPage(props: { page: PartnerPage; payouts: PayoutView[]; t
                         <span class="trunc wide" title={attr(next)} safe>
                           {next}
                         </span>
+                      </td>
+                      <td data-label="Invoice" class="nowrap">
+                        {p.status === 'paid' && p.invoiceNumber ? (
+                          <a href={`/v1/payouts/${encodeURIComponent(p.id)}/invoice.pdf`} download={`${p.invoiceNumber}.pdf`} class="invoice-link" safe>
+                            {p.invoiceNumber}
+                          </a>
+                        ) : (
+                          '—'
+                        )}
                       </td>
                     </tr>
                   );

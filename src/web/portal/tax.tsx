@@ -135,7 +135,7 @@ function TaxPage(props: { page: PartnerPage; profile: TaxProfile | null; require
   const { profile, form } = props;
   const needs = !profile || !profile.valid;
   return (
-    <PortalLayout page={props.page} title="Tax form" current="/portal/tax">
+    <PortalLayout page={props.page} title="Tax form" current="/portal/tax" scripts={['/assets/tax-form.js']}>
       <div class="narrow">
         <h1>Tax form</h1>
         {props.done && <Notice kind="ok" text="Thank you: your tax form is on file." />}

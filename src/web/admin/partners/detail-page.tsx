@@ -28,6 +28,8 @@ import { CUSTOMERS_PAGE, DONE, type EditValues, LIST, detailPath, epcText, revok
 import { CustomersTable, LinkStatsTable, MoneyByStatusTable, RecruitsSection } from './detail-tables';
 import { CampaignChoices } from './list-page';
 import { clickRate, filteredText } from '../../figures';
+import type { TaxFormStatus } from '../../../modules/tax/service';
+import { TaxFormBadge, taxFormText } from '../kit/tax-form';
 
 export type DetailProps = {
   page: AdminPage;
@@ -48,6 +50,8 @@ export type DetailProps = {
   payouts: Awaited<ReturnType<typeof listPayouts>>;
   /** How the partner is paid (the admin sees the full email). */
   payoutMethod: PayoutMethod;
+  /** The tax form on file: none, valid, or expired (never the TIN beyond its last four). */
+  taxForm: TaxFormStatus;
   campaigns: Map<string, string>;
   liveCampaigns: { id: string; name: string }[];
   baseUrl: string;
@@ -235,6 +239,8 @@ function DetailHead(props: DetailProps) {
         <dd id="payout-method" safe>
           {methodText(props.payoutMethod)}
         </dd>
+        <dt>Tax form</dt>
+        <dd id="partner-tax-form"><TaxFormBadge status={props.taxForm} /> <span safe>{taxFormText(props.taxForm)}</span></dd>
         <dt>Billing Connect account</dt>
         <dd safe>{p.billingConnectAccountId ?? 'none'}</dd>
         <dt>Created</dt>

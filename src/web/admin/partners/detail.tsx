@@ -22,6 +22,7 @@ import { loadCodes } from '../codes';
 import { CUSTOMERS_PAGE, DetailQuery, type EditValues, LINKS_SHOWN, LIST, Params, RECRUITS_SHOWN, allGroups } from './shared';
 import { PartnerDetailPage } from './detail-page';
 import { applicationQuestions } from '../../../modules/settings/service';
+import { taxFormStatuses } from '../../../modules/tax/service';
 
 export async function detailView(
   ctx: AppContext,
@@ -55,7 +56,8 @@ export async function detailView(
   ]);
   const to = ctx.config.reportingCurrency;
   const converted = to ? await convertDayMoney(ctx.sql, to, partnerFunnel.daily) : null;
-  const payoutMethod = methodView(await methodRow(ctx.sql, partner.id), true);
+  const [method, taxForms] = await Promise.all([methodRow(ctx.sql, partner.id), taxFormStatuses(ctx.sql, [partner.id])]);
+  const payoutMethod = methodView(method, true);
   const overrides = await overrideRecruits(ctx.sql, commissions.filter((c) => c.sourceCommissionId).map((c) => c.id));
   const kept = { ...rangeQuery(range), currency: query.currency && currency === query.currency ? currency : undefined };
   return (
@@ -76,6 +78,7 @@ export async function detailView(
       commissions={commissions.slice(0, p.limit)}
       payouts={payouts.slice(0, p.limit)}
       payoutMethod={payoutMethod}
+      taxForm={taxForms.get(partner.id) ?? null}
       campaigns={names}
       liveCampaigns={live.slice(0, 500).map((c) => ({ id: c.id, name: c.name }))}
       baseUrl={ctx.config.baseUrl}

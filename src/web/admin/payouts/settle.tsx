@@ -80,6 +80,16 @@ export function PayoutFacts(props: { payout: PayoutListed }) {
           </dd>
         </>
       )}
+      {p.status === 'paid' && !!p.invoiceNumber && (
+        <>
+          <dt>Self-billing invoice</dt>
+          <dd id="payout-invoice">
+            <a href={`/v1/payouts/${encodeURIComponent(p.id)}/invoice.pdf`} download={`${p.invoiceNumber}.pdf`} safe>
+              {`${p.invoiceNumber} (PDF)`}
+            </a>
+          </dd>
+        </>
+      )}
       {!!p.failedAt && (
         <>
           <dt>Failed</dt>
