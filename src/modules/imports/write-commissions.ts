@@ -5,6 +5,7 @@
 import type { Tx } from '../../db';
 import { newId } from '../../lib/ids';
 import { refsAmong, saveRefs } from './refs';
+import { timed } from './timing';
 import type { ImportedCommission } from './rows';
 import type { ImportTarget, Lined } from './write-partners';
 
@@ -19,7 +20,7 @@ export async function writeCommissions(
   customers: Map<string, string>,
 ): Promise<void> {
   const { source, report, file } = target;
-  const before = await refsAmong(sql, source, 'commission', batch.map((b) => b.row.sourceId));
+  const before = await refsAmong(sql, target, 'commission', batch.map((b) => b.row.sourceId));
   const fresh: (Lined<ImportedCommission> & { partnerId: string; userId: string })[] = [];
   const seen = new Set<string>();
   for (const item of batch) {
@@ -34,8 +35,8 @@ export async function writeCommissions(
   }
   if (fresh.length === 0) return;
   // the attribution names the customer's referral touch (its click or code), else a click minted for it
-  const touches = await sql<{ user_id: string; click_id: string | null; code_id: string | null }[]>`
-    select user_id, click_id, code_id from referral_touches where position = 0 and user_id = any(${[...new Set(fresh.map((f) => f.userId))]}::text[])`;
+  const touches = await timed(target.times, 'sql: touches of batch users', sql<{ user_id: string; click_id: string | null; code_id: string | null }[]>`
+    select user_id, click_id, code_id from referral_touches where position = 0 and user_id = any(${[...new Set(fresh.map((f) => f.userId))]}::text[])`);
   const touchOf = new Map(touches.map((t) => [t.user_id, t]));
   const actor = `import:${source}`;
   const rows = fresh.map(({ row, partnerId, userId }) => {
@@ -62,7 +63,7 @@ export async function writeCommissions(
     };
   });
   const json = sql.json(rows as never);
-  await sql`
+  await timed(target.times, 'sql: insert events + attributions + commissions + transitions', sql`
     with r as (
       select * from jsonb_to_recordset(${json}) as r(
         event_id text, attribution_id text, id text, user_id text, partner_id text, click_id text, code_id text, occurred_at timestamptz,
@@ -81,8 +82,8 @@ export async function writeCommissions(
              0, approved_at, paid_at, reversed_at, reversal_reason, occurred_at from r
     )
     insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
-    select id, null, status, ${actor}, ${`imported from ${source}`} from r`;
-  await saveRefs(sql, source, 'commission', fresh.map((f, k) => [f.row.sourceId, rows[k]!.id]));
+    select id, null, status, ${actor}, ${`imported from ${source}`} from r`);
+  await saveRefs(sql, target, 'commission', fresh.map((f, k) => [f.row.sourceId, rows[k]!.id]));
   report.counts.commissions += rows.length;
 }
 
