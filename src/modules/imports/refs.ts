@@ -13,11 +13,15 @@ export async function loadRefs(sql: Tx, source: ImportSource, kind: RefKind): Pr
   return new Map(rows.map((r) => [r.source_id, r.target_id]));
 }
 
-/** Which of `ids` were imported before. */
+/**
+ * Which of `ids` were imported before. A join, not `source_id = any($ids)`: once the statement's plan
+ * is generic, `= any` of a parameter array compares every row of import_refs with every id (0.7 s a
+ * batch of 2,000 against 41,000 refs); the join looks each id up in the primary key.
+ */
 export async function refsAmong(sql: Tx, { source, times }: { source: ImportSource; times?: PhaseTimes }, kind: RefKind, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await timed(times, `sql: ${kind} refs among batch`, sql<{ source_id: string }[]>`
-    select source_id from import_refs where source = ${source} and kind = ${kind} and source_id = any(${ids}::text[])`);
+    select r.source_id from unnest(${ids}::text[]) as s(id) join import_refs r on r.source = ${source} and r.kind = ${kind} and r.source_id = s.id`);
   return new Set(rows.map((r) => r.source_id));
 }
 
