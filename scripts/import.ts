@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config';
 import { openSql } from '../src/db';
 import { migrationsApplied } from '../src/db/migrate';
+import { asActor } from '../src/lib/audit-context';
 import { AppError } from '../src/lib/errors';
 import { createLogger } from '../src/lib/log';
 import { IMPORT_SOURCES, isImportSource, type ImportSource } from '../src/modules/imports/rows';
@@ -84,14 +85,15 @@ async function inProcess(): Promise<ImportAnswer> {
     const ctx = createContext(config, sql, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
     const times = values.timings ? new PhaseTimes() : undefined;
     const started = performance.now();
-    const report = await importProgram(ctx, {
+    // the audit log names the command as the actor of what it imports
+    const report = await asActor({ type: 'job', id: 'import-command' }, () => importProgram(ctx, {
       source: source,
       dryRun: values['dry-run'],
       invite: values.invite,
       campaignId: values.campaign,
       files: (name) => (present(name) ? Bun.file(join(dir, name)).stream() : null),
       times,
-    });
+    }));
     if (times) {
       console.log(`timings (${((performance.now() - started) / 1000).toFixed(2)} s in all; phases overlap: a file's write holds its statements):`);
       for (const line of times.lines()) console.log(`  ${line}`);

@@ -7,6 +7,7 @@
 import type { AppContext } from '../context';
 import type { Transaction } from '../db';
 import { AppError } from '../lib/errors';
+import { record } from '../modules/audit/service';
 import { issueMagicLink } from '../modules/auth/magic';
 import { importCampaign } from '../modules/imports/campaign';
 import { CsvFileError, readCsv } from '../modules/imports/csv';
@@ -71,7 +72,9 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
       await eachBatch(base, spec.commissions, commissionsFile, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
       await timed(request.times, 'write paid payouts', writePaidPayouts(tx, commissionTarget));
       if (request.dryRun) throw new RolledBack();
-      return request.invite ? await issueInvites(tx, created) : [];
+      const issued = request.invite ? await issueInvites(tx, created) : [];
+      await recordImport(tx, request.source, report);
+      return issued;
     });
   } catch (error) {
     if (error instanceof CsvFileError) {
@@ -115,6 +118,16 @@ async function eachBatch<T>(
     }
   }
   if (batch.length > 0) await flush(batch);
+}
+
+/**
+ * One audit entry per import that wrote (a dry run writes none), as its transaction ends: who ran
+ * it (the admin, the key, or the command as a job) and what it created per kind.
+ */
+async function recordImport(tx: Transaction, source: ImportSource, report: ImportReport) {
+  const after = { source, ...report.counts, skipped: report.skipped, problems: report.problemCount };
+  const changes = Object.fromEntries(Object.entries(after).map(([field, value]) => [field, [null, value] as [unknown, unknown]]));
+  await record(tx, { action: 'import.completed', target: { type: 'import', id: source }, changes });
 }
 
 async function issueInvites(tx: Transaction, created: { id: string; email: string; name: string }[]): Promise<IssuedInvite[]> {

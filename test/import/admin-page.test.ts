@@ -119,6 +119,11 @@ describe('/admin/imports', () => {
       expect(after.commissions - before.commissions).toBe(counts.commissions);
       expect(after.payouts - before.payouts).toBe(counts.payouts);
       expect(await keptUploads(source)).toBe(0);
+      // the audit log names the admin who imported, with what was created
+      const [entry] = await svc.sql`select actor_type, actor_id, changes from audit_log where action = 'import.completed' and target_id = ${source}`;
+      expect(entry).toMatchObject({ actor_type: 'admin', actor_id: NOJS });
+      expect(entry!.changes.partners).toEqual([null, counts.partners]);
+      expect(entry!.changes.commissions).toEqual([null, counts.commissions]);
       await screenshot(page, `admin-imports-nojs-done-${width}`);
       await context.close();
     });
