@@ -2,10 +2,12 @@
 // 300,000 commissions imported by `bun run import` (against DATABASE_URL, its own process) into a
 // fresh database, timed, with the process's peak RSS; beside it the batch-ingest floor of the same
 // run: the same rows written by set-based SQL straight from generate_series (no files, no parsing,
-// no checks), in one transaction, rolled back.
+// no checks), in one transaction, rolled back, timed per table. The import prints where its time
+// went (`--timings`: per phase and statement). bench/README.md has the figures.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/import.ts
-//   PARTNERS=1000 REFERRALS=10000 COMMISSIONS=30000 bun bench/import.ts      (a smaller run)
+//   PARTNERS=1000 REFERRALS=10000 COMMISSIONS=30000 bun bench/import.ts      (a tenth of it)
+//   FLOOR=0 ...                                                              (without the floor)
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
