@@ -92,13 +92,13 @@ export async function writeCommissions(
  * one paid payout per partner and currency, provider `import`: paid history, never paid again.
  */
 export async function writePaidPayouts(sql: Tx, target: ImportTarget): Promise<void> {
-  const groups = await sql<{ partner_id: string; currency: string; total: bigint; n: number; paid_at: Date }[]>`
+  const groups = await timed(target.times, 'sql: paid commissions by partner and currency', sql<{ partner_id: string; currency: string; total: bigint; n: number; paid_at: Date }[]>`
     select c.partner_id, c.currency, sum(c.amount)::bigint as total, count(*)::int as n, max(c.paid_at) as paid_at
     from import_refs r join commissions c on c.id = r.target_id
     where r.source = ${target.source} and r.kind = 'commission' and r.created_at = now() and c.status = 'paid' and c.payout_id is null
     group by c.partner_id, c.currency
     having sum(c.amount) > 0
-    order by c.partner_id, c.currency`;
+    order by c.partner_id, c.currency`);
   if (groups.length === 0) return;
   const actor = `import:${target.source}`;
   const rows = groups.map((g) => ({
@@ -109,7 +109,7 @@ export async function writePaidPayouts(sql: Tx, target: ImportTarget): Promise<v
     n: g.n,
     paid_at: g.paid_at.toISOString(),
   }));
-  await sql`
+  await timed(target.times, 'sql: insert payouts + commissions payout_id', sql`
     with p as (
       insert into payouts (id, partner_id, currency, amount, commissions_amount, commission_count, status, provider, created_by, settled_by, paid_at)
       select id, partner_id, currency, amount, amount, n, 'paid', 'import', ${actor}, ${actor}, paid_at
@@ -119,6 +119,6 @@ export async function writePaidPayouts(sql: Tx, target: ImportTarget): Promise<v
     update commissions c set payout_id = p.id
     from p, import_refs r
     where r.source = ${target.source} and r.kind = 'commission' and r.created_at = now() and c.id = r.target_id
-      and c.status = 'paid' and c.payout_id is null and c.partner_id = p.partner_id and c.currency = p.currency`;
+      and c.status = 'paid' and c.payout_id is null and c.partner_id = p.partner_id and c.currency = p.currency`);
   target.report.counts.payouts += rows.length;
 }
