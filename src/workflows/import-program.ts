@@ -7,6 +7,7 @@
 import type { AppContext } from '../context';
 import type { Transaction } from '../db';
 import { AppError } from '../lib/errors';
+import { record } from '../modules/audit/service';
 import { issueMagicLink } from '../modules/auth/magic';
 import { importCampaign } from '../modules/imports/campaign';
 import { CsvFileError, readCsv } from '../modules/imports/csv';
@@ -14,6 +15,7 @@ import { loadRefs } from '../modules/imports/refs';
 import { ImportReport } from '../modules/imports/report';
 import { RowProblem, type ImportSource } from '../modules/imports/rows';
 import { filesOf, SOURCES, type FileSpec } from '../modules/imports/sources';
+import { timed, type PhaseTimes } from '../modules/imports/timing';
 import { writeCommissions, writePaidPayouts } from '../modules/imports/write-commissions';
 import { writeCustomers } from '../modules/imports/write-customers';
 import { writePartners, type ImportTarget, type Lined } from '../modules/imports/write-partners';
@@ -22,7 +24,15 @@ import { sendInvite, type IssuedInvite } from './invite-partner';
 /** An export's files by name (null: not given); each is read once, as a stream. */
 export type ImportFiles = (name: string) => ReadableStream<Uint8Array> | null;
 
-export type ImportRequest = { source: ImportSource; files: ImportFiles; campaignId?: string; dryRun: boolean; invite: boolean };
+export type ImportRequest = {
+  source: ImportSource;
+  files: ImportFiles;
+  campaignId?: string;
+  dryRun: boolean;
+  invite: boolean;
+  /** Given: filled with where the time went (bench/import.ts, the command's --timings). */
+  times?: PhaseTimes;
+};
 
 export type ImportAnswer = ReturnType<ImportReport['toJSON']>;
 
@@ -50,19 +60,21 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
       // two imports of one source wait for each other (their idempotency reads must see each other)
       await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:import:${request.source}`}, 0))`;
       const campaignId = await importCampaign(tx, request.campaignId);
-      const base = { source: request.source, campaignId, invite: request.invite, report };
+      const base = { source: request.source, campaignId, invite: request.invite, report, times: request.times };
       const files = { partnersFile: spec.partners.file, customersFile: spec.customers.file };
-      const [partners, customers] = await Promise.all([loadRefs(tx, request.source, 'partner'), loadRefs(tx, request.source, 'customer')]);
+      const [partners, customers] = await timed(request.times, 'sql: load earlier refs', Promise.all([loadRefs(tx, request.source, 'partner'), loadRefs(tx, request.source, 'customer')]));
       const created: { id: string; email: string; name: string }[] = [];
       const partnerTarget: ImportTarget = { ...base, file: spec.partners.file };
-      await eachBatch(report, spec.partners, partnersFile, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
+      await eachBatch(base, spec.partners, partnersFile, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
       const customerTarget = { ...base, ...files, file: spec.customers.file };
-      await eachBatch(report, spec.customers, customersFile, (batch) => writeCustomers(tx, customerTarget, batch, partners, customers));
+      await eachBatch(base, spec.customers, customersFile, (batch) => writeCustomers(tx, customerTarget, batch, partners, customers));
       const commissionTarget = { ...base, ...files, file: spec.commissions.file };
-      await eachBatch(report, spec.commissions, commissionsFile, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
-      await writePaidPayouts(tx, commissionTarget);
+      await eachBatch(base, spec.commissions, commissionsFile, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
+      await timed(request.times, 'write paid payouts', writePaidPayouts(tx, commissionTarget));
       if (request.dryRun) throw new RolledBack();
-      return request.invite ? await issueInvites(tx, created) : [];
+      const issued = request.invite ? await issueInvites(tx, created) : [];
+      await recordImport(tx, request.source, report);
+      return issued;
     });
   } catch (error) {
     if (error instanceof CsvFileError) {
@@ -75,22 +87,47 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
 }
 
 /** Reads `stream` as `spec`'s file, a row a time: a bad row is reported and skipped, the rest written `BATCH` rows at a time. */
-async function eachBatch<T>(report: ImportReport, spec: FileSpec<T>, stream: ReadableStream<Uint8Array>, write: (batch: Lined<T>[]) => Promise<void>) {
+async function eachBatch<T>(
+  { report, times }: { report: ImportReport; times?: PhaseTimes },
+  spec: FileSpec<T>,
+  stream: ReadableStream<Uint8Array>,
+  write: (batch: Lined<T>[]) => Promise<void>,
+) {
+  const flush = (batch: Lined<T>[]) => timed(times, `write ${spec.file} (map + sql)`, write(batch));
+  const rows = readCsv(spec.file, stream, spec.required);
   let batch: Lined<T>[] = [];
-  for await (const { line, cells } of readCsv(spec.file, stream, spec.required)) {
+  for (;;) {
+    let started = times ? performance.now() : 0;
+    const next = await rows.next();
+    if (times) times.add(`parse ${spec.file}`, performance.now() - started);
+    if (next.done) break;
+    const { line, cells } = next.value;
+    started = times ? performance.now() : 0;
     try {
       batch.push({ line, row: spec.read(cells) });
     } catch (error) {
       if (!(error instanceof RowProblem)) throw error;
       report.problem(spec.file, line, error.message);
       continue;
+    } finally {
+      if (times) times.add(`validate + map ${spec.file}`, performance.now() - started);
     }
     if (batch.length >= BATCH) {
-      await write(batch);
+      await flush(batch);
       batch = [];
     }
   }
-  if (batch.length > 0) await write(batch);
+  if (batch.length > 0) await flush(batch);
+}
+
+/**
+ * One audit entry per import that wrote (a dry run writes none), as its transaction ends: who ran
+ * it (the admin, the key, or the command as a job) and what it created per kind.
+ */
+async function recordImport(tx: Transaction, source: ImportSource, report: ImportReport) {
+  const after = { source, ...report.counts, skipped: report.skipped, problems: report.problemCount };
+  const changes = Object.fromEntries(Object.entries(after).map(([field, value]) => [field, [null, value] as [unknown, unknown]]));
+  await record(tx, { action: 'import.completed', target: { type: 'import', id: source }, changes });
 }
 
 async function issueInvites(tx: Transaction, created: { id: string; email: string; name: string }[]): Promise<IssuedInvite[]> {

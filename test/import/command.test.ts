@@ -46,6 +46,17 @@ describe('bun run import', () => {
     const again = await run(args, env);
     expect(again.out).toContain('created: 0 partners, 0 links, 0 customers, 0 commissions, 0 payouts');
     expect(again.out).toContain('already imported: 9 rows');
+
+    // the audit log: one import.completed per import that wrote (the dry run none), the command its actor
+    const entries = await svc.sql`select actor_type, actor_id, target_type, target_id, changes from audit_log where action = 'import.completed' order by id`;
+    expect(entries.map((e) => [e.actor_type, e.actor_id, e.target_type, e.target_id])).toEqual([
+      ['job', 'import-command', 'import', 'tolt'],
+      ['job', 'import-command', 'import', 'tolt'],
+    ]);
+    expect(entries[0]!.changes).toEqual({
+      source: [null, 'tolt'], partners: [null, 2], links: [null, 2], customers: [null, 3], commissions: [null, 4], payouts: [null, 1], skipped: [null, 0], problems: [null, 1],
+    });
+    expect(entries[1]!.changes).toMatchObject({ partners: [null, 0], commissions: [null, 0], skipped: [null, 9] });
   });
 
   test('with --url and --key: the files go to POST /v1/imports and the same report is printed', async () => {

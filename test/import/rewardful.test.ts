@@ -37,6 +37,15 @@ describe('a Rewardful export', () => {
     expect(await svc.sql`select 1 from partners where email = 'not-an-email'`).toHaveLength(0);
   });
 
+  test('the import is in the audit log once, by the key that sent it, with what it created; the dry runs are not', async () => {
+    const entries = await svc.sql`select actor_type, target_type, target_id, changes from audit_log where action = 'import.completed'`;
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actor_type: 'key', target_type: 'import', target_id: 'rewardful' });
+    expect(entries[0]!.changes).toEqual({
+      source: [null, 'rewardful'], partners: [null, 3], links: [null, 2], customers: [null, 4], commissions: [null, 6], payouts: [null, 2], skipped: [null, 0], problems: [null, 4],
+    });
+  });
+
   test('affiliates become active partners of the campaign, created when Rewardful made them, with their payout email; no email is sent', async () => {
     const rows = await svc.sql`
       select p.email, p.name, p.payout_email, p.created_at, p.activated_at is not null as active, p.metadata,

@@ -5,6 +5,7 @@
 import type { Tx } from '../../db';
 import { newId } from '../../lib/ids';
 import { refsAmong, saveRefs } from './refs';
+import { timed } from './timing';
 import type { ImportedCommission } from './rows';
 import type { ImportTarget, Lined } from './write-partners';
 
@@ -19,7 +20,7 @@ export async function writeCommissions(
   customers: Map<string, string>,
 ): Promise<void> {
   const { source, report, file } = target;
-  const before = await refsAmong(sql, source, 'commission', batch.map((b) => b.row.sourceId));
+  const before = await refsAmong(sql, target, 'commission', batch.map((b) => b.row.sourceId));
   const fresh: (Lined<ImportedCommission> & { partnerId: string; userId: string })[] = [];
   const seen = new Set<string>();
   for (const item of batch) {
@@ -34,8 +35,8 @@ export async function writeCommissions(
   }
   if (fresh.length === 0) return;
   // the attribution names the customer's referral touch (its click or code), else a click minted for it
-  const touches = await sql<{ user_id: string; click_id: string | null; code_id: string | null }[]>`
-    select user_id, click_id, code_id from referral_touches where position = 0 and user_id = any(${[...new Set(fresh.map((f) => f.userId))]}::text[])`;
+  const touches = await timed(target.times, 'sql: touches of batch users', sql<{ user_id: string; click_id: string | null; code_id: string | null }[]>`
+    select user_id, click_id, code_id from referral_touches where position = 0 and user_id = any(${[...new Set(fresh.map((f) => f.userId))]}::text[])`);
   const touchOf = new Map(touches.map((t) => [t.user_id, t]));
   const actor = `import:${source}`;
   const rows = fresh.map(({ row, partnerId, userId }) => {
@@ -62,7 +63,7 @@ export async function writeCommissions(
     };
   });
   const json = sql.json(rows as never);
-  await sql`
+  await timed(target.times, 'sql: insert events + attributions + commissions + transitions', sql`
     with r as (
       select * from jsonb_to_recordset(${json}) as r(
         event_id text, attribution_id text, id text, user_id text, partner_id text, click_id text, code_id text, occurred_at timestamptz,
@@ -81,8 +82,8 @@ export async function writeCommissions(
              0, approved_at, paid_at, reversed_at, reversal_reason, occurred_at from r
     )
     insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
-    select id, null, status, ${actor}, ${`imported from ${source}`} from r`;
-  await saveRefs(sql, source, 'commission', fresh.map((f, k) => [f.row.sourceId, rows[k]!.id]));
+    select id, null, status, ${actor}, ${`imported from ${source}`} from r`);
+  await saveRefs(sql, target, 'commission', fresh.map((f, k) => [f.row.sourceId, rows[k]!.id]));
   report.counts.commissions += rows.length;
 }
 
@@ -91,13 +92,13 @@ export async function writeCommissions(
  * one paid payout per partner and currency, provider `import`: paid history, never paid again.
  */
 export async function writePaidPayouts(sql: Tx, target: ImportTarget): Promise<void> {
-  const groups = await sql<{ partner_id: string; currency: string; total: bigint; n: number; paid_at: Date }[]>`
+  const groups = await timed(target.times, 'sql: paid commissions by partner and currency', sql<{ partner_id: string; currency: string; total: bigint; n: number; paid_at: Date }[]>`
     select c.partner_id, c.currency, sum(c.amount)::bigint as total, count(*)::int as n, max(c.paid_at) as paid_at
     from import_refs r join commissions c on c.id = r.target_id
     where r.source = ${target.source} and r.kind = 'commission' and r.created_at = now() and c.status = 'paid' and c.payout_id is null
     group by c.partner_id, c.currency
     having sum(c.amount) > 0
-    order by c.partner_id, c.currency`;
+    order by c.partner_id, c.currency`);
   if (groups.length === 0) return;
   const actor = `import:${target.source}`;
   const rows = groups.map((g) => ({
@@ -108,7 +109,7 @@ export async function writePaidPayouts(sql: Tx, target: ImportTarget): Promise<v
     n: g.n,
     paid_at: g.paid_at.toISOString(),
   }));
-  await sql`
+  await timed(target.times, 'sql: insert payouts + commissions payout_id', sql`
     with p as (
       insert into payouts (id, partner_id, currency, amount, commissions_amount, commission_count, status, provider, created_by, settled_by, paid_at)
       select id, partner_id, currency, amount, amount, n, 'paid', 'import', ${actor}, ${actor}, paid_at
@@ -118,6 +119,6 @@ export async function writePaidPayouts(sql: Tx, target: ImportTarget): Promise<v
     update commissions c set payout_id = p.id
     from p, import_refs r
     where r.source = ${target.source} and r.kind = 'commission' and r.created_at = now() and c.id = r.target_id
-      and c.status = 'paid' and c.payout_id is null and c.partner_id = p.partner_id and c.currency = p.currency`;
+      and c.status = 'paid' and c.payout_id is null and c.partner_id = p.partner_id and c.currency = p.currency`);
   target.report.counts.payouts += rows.length;
 }

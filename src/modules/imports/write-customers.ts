@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids';
 import { fraction } from '../../lib/money';
 import { recordReferrals } from '../attribution/service';
 import { saveRefs } from './refs';
+import { timed } from './timing';
 import type { ImportedCustomer } from './rows';
 import type { ImportTarget, Lined } from './write-partners';
 
@@ -27,9 +28,9 @@ export async function writeCustomers(
   }
   if (fresh.length === 0) return;
   const users = [...new Set(fresh.map((f) => f.row.userId))];
-  const held = await sql<{ user_id: string; partner_id: string }[]>`
+  const held = await timed(target.times, 'sql: referrals of batch users', sql<{ user_id: string; partner_id: string }[]>`
     select r.user_id, t.partner_id from referrals r join referral_touches t on t.user_id = r.user_id and t.position = 0
-    where r.user_id = any(${users}::text[])`;
+    where r.user_id = any(${users}::text[])`);
   const referredBy = new Map(held.map((h) => [h.user_id, h.partner_id]));
   const referrals: Parameters<typeof recordReferrals>[1] = [];
   const billing: { customer_id: string; user_id: string }[] = [];
@@ -48,14 +49,14 @@ export async function writeCustomers(
     }
     placed.push([row.sourceId, row.userId]);
   }
-  await recordReferrals(sql, referrals);
+  await timed(target.times, 'sql: recordReferrals (referrals + touches)', recordReferrals(sql, referrals));
   if (billing.length > 0) {
-    await sql`
+    await timed(target.times, 'sql: insert billing_customers', sql`
       insert into billing_customers (provider, customer_id, user_id)
       select 'stripe', customer_id, user_id from jsonb_to_recordset(${sql.json(billing)}) as r(customer_id text, user_id text)
-      on conflict (provider, customer_id) do nothing`;
+      on conflict (provider, customer_id) do nothing`);
   }
-  await saveRefs(sql, source, 'customer', placed);
+  await saveRefs(sql, target, 'customer', placed);
   for (const [sourceId, userId] of placed) customers.set(sourceId, userId);
   report.counts.customers += referrals.length;
 }

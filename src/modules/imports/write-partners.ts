@@ -7,9 +7,10 @@ import { slugProblem } from '../links/service';
 import { saveRefs } from './refs';
 import type { ImportReport } from './report';
 import type { ImportedPartner, ImportSource } from './rows';
+import { timed, type PhaseTimes } from './timing';
 
 export type Lined<T> = { line: number; row: T };
-export type ImportTarget = { source: ImportSource; campaignId: string; file: string; invite: boolean; report: ImportReport };
+export type ImportTarget = { source: ImportSource; campaignId: string; file: string; invite: boolean; report: ImportReport; times?: PhaseTimes };
 
 /**
  * Writes one batch of partners (rows already imported are counted as skipped) and answers the
@@ -32,7 +33,7 @@ export async function writePartners(
   }
   if (fresh.length === 0) return [];
   const emails = fresh.map((f) => f.row.email);
-  const existing = await sql<{ id: string; email: string }[]>`select id, email from partners where email = any(${emails}::text[])`;
+  const existing = await timed(target.times, 'sql: partners by email', sql<{ id: string; email: string }[]>`select id, email from partners where email = any(${emails}::text[])`);
   const byEmail = new Map(existing.map((e) => [e.email, e.id]));
   const rows: Record<string, unknown>[] = [];
   const created: { id: string; email: string; name: string }[] = [];
@@ -63,17 +64,17 @@ export async function writePartners(
     });
   }
   if (rows.length > 0) {
-    await sql`
+    await timed(target.times, 'sql: insert partners', sql`
       insert into partners (id, email, name, metadata, activated_at, payout_email)
       select id, email, name, metadata, activated_at, payout_email
-      from jsonb_to_recordset(${sql.json(rows as never)}) as r(id text, email text, name text, metadata jsonb, activated_at timestamptz, payout_email text)`;
+      from jsonb_to_recordset(${sql.json(rows as never)}) as r(id text, email text, name text, metadata jsonb, activated_at timestamptz, payout_email text)`);
   }
   const ids = placed.map((p) => p[1]);
-  await sql`
+  await timed(target.times, 'sql: insert partner_campaigns', sql`
     insert into partner_campaigns (partner_id, campaign_id, source)
     select p, ${target.campaignId}, 'admin' from unnest(${ids}::text[]) as p
-    on conflict do nothing`;
-  await saveRefs(sql, source, 'partner', placed);
+    on conflict do nothing`);
+  await saveRefs(sql, target, 'partner', placed);
   for (const [sourceId, id] of placed) partners.set(sourceId, id);
   report.counts.partners += created.length;
   await writeTokens(sql, target, fresh, partners);
@@ -85,8 +86,8 @@ async function writeTokens(sql: Tx, target: ImportTarget, batch: Lined<ImportedP
   const { source, report, file } = target;
   const wanted = batch.filter((b) => b.row.token !== null);
   if (wanted.length === 0) return;
-  const taken = await sql<{ slug: string; partner_id: string }[]>`
-    select lower(slug) as slug, partner_id from links where lower(slug) = any(${wanted.map((w) => w.row.token!.toLowerCase())}::text[])`;
+  const taken = await timed(target.times, 'sql: links by slug', sql<{ slug: string; partner_id: string }[]>`
+    select lower(slug) as slug, partner_id from links where lower(slug) = any(${wanted.map((w) => w.row.token!.toLowerCase())}::text[])`);
   const owner = new Map(taken.map((t) => [t.slug, t.partner_id]));
   const rows: { id: string; slug: string; partner_id: string }[] = [];
   const placed: [string, string][] = [];
@@ -109,9 +110,9 @@ async function writeTokens(sql: Tx, target: ImportTarget, batch: Lined<ImportedP
     placed.push([token, id]);
   }
   if (rows.length === 0) return;
-  await sql`
+  await timed(target.times, 'sql: insert links', sql`
     insert into links (id, slug, partner_id, campaign_id)
-    select id, slug, partner_id, ${target.campaignId} from jsonb_to_recordset(${sql.json(rows)}) as r(id text, slug text, partner_id text)`;
-  await saveRefs(sql, source, 'link', placed);
+    select id, slug, partner_id, ${target.campaignId} from jsonb_to_recordset(${sql.json(rows)}) as r(id text, slug text, partner_id text)`);
+  await saveRefs(sql, target, 'link', placed);
   report.counts.links += rows.length;
 }

@@ -1,6 +1,8 @@
 // The admin's import page (/admin/imports): choose the platform and the export's CSV files, see the
-// dry run (what would be created, per kind, and every problem row), then import. With htmx the
-// report comes into the page and the chosen files stay chosen, so "Import" sends the same files.
+// dry run (what would be created, per kind, and every problem row), then import. The dry run keeps
+// the checked files on the server for this session; "Import now" is a form of its own posting their
+// token (and the choices the check was made with), so it works the same with or without JavaScript
+// (with htmx the report comes into the page in place).
 import type { ImportAnswer } from '../../../workflows/import-program';
 import { IMPORT_SOURCES, type ImportSource } from '../../../modules/imports/rows';
 import { filesOf } from '../../../modules/imports/sources';
@@ -13,7 +15,10 @@ export const IMPORTS = '/admin/imports';
 
 export const SOURCE_NAMES: Record<ImportSource, string> = { rewardful: 'Rewardful', firstpromoter: 'FirstPromoter', tolt: 'Tolt', partnerstack: 'PartnerStack' };
 
-export type ImportOutcome = { report: ImportAnswer } | { error: string };
+/** The checked upload waiting for "Import now": its token and the choices the dry run was made with. */
+export type ImportConfirm = { upload: string; source: ImportSource; campaignId: string; invite: string };
+
+export type ImportOutcome = { report: ImportAnswer; confirm?: ImportConfirm } | { error: string };
 
 export function AdminImportsPage(props: { page: AdminPage; campaigns: { id: string; name: string }[]; outcome?: ImportOutcome; values?: Record<string, string> }) {
   const v = props.values ?? {};
@@ -70,7 +75,7 @@ export function AdminImportsPage(props: { page: AdminPage; campaigns: { id: stri
         <button type="submit">Check the files</button>
       </form>
       <section id="import-report" aria-live="polite">
-        {props.outcome ? <ImportOutcomeView outcome={props.outcome} /> : ''}
+        {props.outcome ? <ImportOutcomeView outcome={props.outcome} csrf={props.page.csrf} /> : ''}
       </section>
     </AdminLayout>
   );
@@ -85,7 +90,7 @@ const KINDS = [
 ] as const;
 
 /** The report: counts per kind, every problem row, and after a dry run the button that imports. */
-export function ImportOutcomeView(props: { outcome: ImportOutcome }) {
+export function ImportOutcomeView(props: { outcome: ImportOutcome; csrf: string }) {
   if ('error' in props.outcome) return <Notice kind="error" text={`Nothing was imported: ${props.outcome.error}`} />;
   const r = props.outcome.report;
   const total = Object.values(r.counts).reduce((a, b) => a + b, 0);
@@ -154,23 +159,25 @@ export function ImportOutcomeView(props: { outcome: ImportOutcome }) {
           </table>
         </div>
       )}
-      {r.dryRun && (
-        <div class="actions">
-          <button
-            type="submit"
-            form="import-form"
-            name="dryRun"
-            value="false"
-            id="confirm-import"
-            hx-post={IMPORTS}
-            hx-include="#import-form"
-            hx-encoding="multipart/form-data"
-            hx-vals='{"dryRun": "false"}'
-            hx-target="#import-report"
-          >
-            {total === 0 ? 'Nothing to import' : 'Import now'}
-          </button>
-        </div>
+      {r.dryRun && props.outcome.confirm ? (
+        <form method="post" action={IMPORTS} id="confirm-form" hx-post={IMPORTS} hx-target="#import-report" hx-swap="innerHTML">
+          <CsrfInput token={props.csrf} />
+          <input type="hidden" name="upload" value={props.outcome.confirm.upload} />
+          <input type="hidden" name="source" value={props.outcome.confirm.source} />
+          <input type="hidden" name="campaignId" value={props.outcome.confirm.campaignId} />
+          <input type="hidden" name="invite" value={props.outcome.confirm.invite} />
+          <input type="hidden" name="dryRun" value="false" />
+          <p>
+            <small>The checked files are kept on the server for an hour: importing them needs nothing chosen again.</small>
+          </p>
+          <div class="actions">
+            <button type="submit" id="confirm-import" disabled={total === 0}>
+              {total === 0 ? 'Nothing to import' : 'Import now'}
+            </button>
+          </div>
+        </form>
+      ) : (
+        ''
       )}
     </div>
   );
