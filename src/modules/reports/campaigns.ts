@@ -214,7 +214,8 @@ export async function campaignLinks(
       from (${convertedClicks(sql, sql`t.campaign_id = ${id}`, span)}) t join clicks c on c.id = t.click_id group by 1
     ),
     a as (
-      select a.id, a.event_id, a.user_id, a.occurred_at, partnerd_attribution_link(a.user_id, a.click_id) as link_id from attributions a
+      select a.id, a.event_id, a.user_id, a.occurred_at, l.link_id from attributions a
+      cross join lateral partnerd_attribution_links(a.user_id, a.click_id) l
       where a.click_id is not null and a.campaign_id = ${id} ${withinAny(sql, 'a.occurred_at', span)}
     ),
     v as (

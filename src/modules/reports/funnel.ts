@@ -46,7 +46,7 @@ const program = (scope: FunnelScope) => !scope.partnerId && !scope.campaignId &&
 function attributionScope(sql: Sql, scope: FunnelScope): Fragment {
   return sql`${scope.partnerId ? sql`and a.partner_id = ${scope.partnerId}` : sql``}
     ${scope.campaignId ? sql`and a.campaign_id = ${scope.campaignId}` : sql``}
-    ${scope.linkId ? sql`and a.partner_id = (select l.partner_id from links l where l.id = ${scope.linkId}) and a.click_id is not null and partnerd_attribution_link(a.user_id, a.click_id) = ${scope.linkId}` : sql``}`;
+    ${scope.linkId ? sql`and a.partner_id = (select l.partner_id from links l where l.id = ${scope.linkId}) and a.click_id is not null and exists (select 1 from partnerd_attribution_links(a.user_id, a.click_id) l where l.link_id = ${scope.linkId})` : sql``}`;
 }
 
 /** The funnel of `scope` over `span`. */
@@ -120,7 +120,7 @@ async function rawFunnel(sql: Sql, scope: FunnelScope, spans: Span[]): Promise<P
         where ${earnedCommission(sql, 'x')}
           ${scope.partnerId ? sql`and x.partner_id = ${scope.partnerId}` : sql``}
           ${scope.campaignId ? sql`and x.campaign_id = ${scope.campaignId}` : sql``}
-          ${scope.linkId ? sql`and x.partner_id = (select l.partner_id from links l where l.id = ${scope.linkId}) and a.click_id is not null and partnerd_attribution_link(a.user_id, a.click_id) = ${scope.linkId}` : sql``}
+          ${scope.linkId ? sql`and x.partner_id = (select l.partner_id from links l where l.id = ${scope.linkId}) and a.click_id is not null and exists (select 1 from partnerd_attribution_links(a.user_id, a.click_id) l where l.link_id = ${scope.linkId})` : sql``}
           ${withinAny(sql, 'x.occurred_at', spans)}
         group by 1, 2`;
   const [row] = await sql<{ clicks: number; leads: number; customers: number; money: { day: string; currency: string; revenue: string; commissions: string }[] | null }[]>`

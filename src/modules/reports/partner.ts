@@ -152,8 +152,8 @@ async function rawLinkStats(sql: Sql, input: { partnerId: string; spans: Span[];
     ),
     t as (
       -- the link through the customer's touch, which outlives its click (CLICK_RETENTION_DAYS)
-      select distinct partnerd_attribution_link(a.user_id, a.click_id) as link_id, a.event_id, a.user_id, ${firstSale(sql, 'a.user_id', 'a.occurred_at')} as first
-      from attributions a
+      select distinct l.link_id, a.event_id, a.user_id, ${firstSale(sql, 'a.user_id', 'a.occurred_at')} as first
+      from attributions a cross join lateral partnerd_attribution_links(a.user_id, a.click_id) l
       where a.click_id is not null and a.partner_id = ${input.partnerId} ${withinAny(sql, 'a.occurred_at', span)}
     ),
     v as (
@@ -162,8 +162,9 @@ async function rawLinkStats(sql: Sql, input: { partnerId: string; spans: Span[];
       from t join events e on e.id = t.event_id group by t.link_id
     ),
     m as (
-      select partnerd_attribution_link(a.user_id, a.click_id) as link_id, sum(x.amount)::bigint as amount
+      select l.link_id, sum(x.amount)::bigint as amount
       from commissions x join attributions a on a.id = x.attribution_id
+      cross join lateral partnerd_attribution_links(a.user_id, a.click_id) l
       where a.click_id is not null and x.partner_id = ${input.partnerId} and x.currency = ${input.currency} and ${earnedCommission(sql, 'x')} ${withinAny(sql, 'x.occurred_at', span)}
       group by 1
     )
