@@ -114,7 +114,7 @@ export function adminTrafficRoutes(ctx: AppContext, kit: AdminKit) {
         if (query.partnerId) named.push({ kind: 'partner', param: 'partnerId', name: partner?.name ?? 'unknown partner', href: partner ? `/admin/partners/${encodeURIComponent(partner.id)}` : undefined });
         if (query.campaignId) named.push({ kind: 'campaign', param: 'campaignId', name: campaign?.name ?? 'unknown campaign', href: campaign ? `/admin/campaigns/${encodeURIComponent(campaign.id)}` : undefined });
         if (query.linkId) named.push({ kind: 'link', param: 'linkId', name: link ? `/r/${link.slug}` : 'unknown link' });
-        const breakdowns = await trafficBreakdowns(ctx.sql, { scope, span: range });
+        const breakdowns = await ctx.reads.run((sql) => trafficBreakdowns(sql, { scope, span: range }));
         return render(
           <TrafficPage page={page} range={range} query={query} named={named} campaigns={campaigns.map((c) => ({ id: c.id, name: c.name }))} breakdowns={breakdowns} />,
         );

@@ -72,7 +72,7 @@ export function portalTrafficRoutes(ctx: AppContext, kit: PortalKit) {
         }
         const [links, breakdowns] = await Promise.all([
           partnerLinkChoices(ctx.sql, partnerId, LINKS_OFFERED),
-          trafficBreakdowns(ctx.sql, { scope: { partnerId, linkId }, span: range }),
+          ctx.reads.run((sql) => trafficBreakdowns(sql, { scope: { partnerId, linkId }, span: range })),
         ]);
         return render(<PortalTrafficPage page={page} range={range} links={links} linkId={linkId} breakdowns={breakdowns} />);
       }),
