@@ -117,6 +117,9 @@ export function createReadRouter(options: ReadRouterOptions): ReadRouter {
       try {
         return await work(sql);
       } catch (error) {
+        // a standby cancels a long read that holds back its replay (a recovery conflict): that read
+        // is run on the primary, the replica stays in use
+        if ((error as { code?: unknown } | null)?.code === '40001') return work(primary);
         if (!isConnectionError(error)) throw error;
         markDown(error);
         return work(primary);
