@@ -33,11 +33,21 @@ join bench_campaigns c on c.n = l % 5;
 create temp table bench_links as select row_number() over (order by id) - 1 as n, id, partner_id, campaign_id from links;
 
 -- clicks: uniform over the year, link chosen by a multiplicative hash so partners differ
--- (one in 20 filtered as a bot: kept, never credited)
+-- (one in 20 filtered as a bot: kept, never credited). At 20M rows the id is built from a table of
+-- the year's minutes (its time part computed once per minute, not per click): a click's time is
+-- its minute. They go through the partitioned parent into the months' partitions, and its rollup
+-- trigger writes their deltas in this one statement, as it would for a batch of the redirect's.
+create temp table bench_minutes as
+select m, substr(pg_temp.bench_id('x', now() - interval '365 days' + m * interval '1 minute', 0), 3, 10) as stamp
+from generate_series(0, 525599) m;
+create unique index on bench_minutes (m);
+analyze bench_minutes;
+
 insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, uncredited_reason)
-select pg_temp.bench_id('clk', now() - (k::double precision / :clicks) * interval '365 days', k), l.id, l.partner_id, l.campaign_id, 'h', 'bench',
+select 'clk_' || b.stamp || lpad(k::text, 16, '0'), l.id, l.partner_id, l.campaign_id, 'h', 'bench',
        case when k % 20 = 0 then 'bot_click' end
-from generate_series(1, :clicks) k
+from generate_series(0, :clicks - 1) k
+join bench_minutes b on b.m = (k::bigint * 525600 / :clicks)
 join bench_links l on l.n = (k * 2654435761) % (:partners * 5);
 
 insert into events (id, user_id, type, amount, currency, occurred_at, attribution_status, attribution_model)

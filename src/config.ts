@@ -23,6 +23,10 @@ const EnvSchema = T.Object({
   BASE_URL: T.String({ default: 'http://localhost:3000', pattern: '^https?://[^\\s/]+(/[^\\s]*)?$' }),
   /** PostgreSQL connection string; unset starts the embedded PostgreSQL in DATA_DIR. */
   DATABASE_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
+  /** A streaming replica (standby) of DATABASE_URL's database for dashboard, report and export reads; unset: every read goes to DATABASE_URL. */
+  DATABASE_REPLICA_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
+  /** Replay lag (seconds) beyond which those reads go back to DATABASE_URL until the replica catches up. */
+  DATABASE_REPLICA_MAX_LAG_SECONDS: Int(30, 1, 86400),
   /** Where the embedded PostgreSQL keeps its files. */
   DATA_DIR: T.String({ default: './data', minLength: 1 }),
   /** Admin API key (8-256 visible characters; `sk_admin_` + 32 random is best); unset: generated at first boot and printed once. */
@@ -142,7 +146,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 /** Settings whose values may hold secrets: a bad one is named, never echoed. */
-const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'OIDC_CLIENT_SECRET']);
+const SECRETS = new Set(['ADMIN_API_KEY', 'DATABASE_URL', 'DATABASE_REPLICA_URL', 'S3_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'PADDLE_WEBHOOK_SECRET', 'LEMONSQUEEZY_WEBHOOK_SECRET', 'PAYPAL_CLIENT_SECRET', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'OIDC_CLIENT_SECRET']);
 
 /** Parses the environment into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -161,6 +165,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const emails = env.ADMIN_EMAILS.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
   for (const email of emails) if (!EMAIL.test(email)) problems.push(`ADMIN_EMAILS: "${email}" is not an email address`);
   for (const origin of embedOriginsOf(env.EMBED_ORIGINS)) if (!ORIGIN.test(origin)) problems.push(`EMBED_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
+  if (env.DATABASE_REPLICA_URL !== undefined && !problems.some((p) => p.startsWith('DATABASE_REPLICA_URL:')) && !isPostgresUrl(env.DATABASE_REPLICA_URL)) {
+    problems.push('DATABASE_REPLICA_URL: must be a postgres:// URL with a host (value not shown)');
+  }
+  if (env.DATABASE_REPLICA_URL !== undefined && env.DATABASE_URL === undefined) problems.push('DATABASE_REPLICA_URL: needs DATABASE_URL (the embedded PostgreSQL has no replica)');
   if (env.REPORTING_CURRENCY && !isKnownCurrency(env.REPORTING_CURRENCY)) problems.push(`REPORTING_CURRENCY: unknown currency code (got "${env.REPORTING_CURRENCY}")`);
   for (const name of ['APPROVAL_CRON', 'PAYOUT_CRON', 'STATEMENT_CRON', 'FX_RATES_CRON'] as const) {
     try {
@@ -185,6 +193,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return toConfig(env, emails);
 }
 
+/** A URL postgres.js can open: it parses, and names a host. */
+function isPostgresUrl(value: string): boolean {
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 const previousKeysOf = (value: string) => value.split(',').map((k) => k.trim()).filter(Boolean);
 
 /** EMBED_ORIGINS as a list: trimmed, lower case, without a trailing slash. */
@@ -197,6 +214,8 @@ function toConfig(env: Env, adminEmails: string[]) {
     port: Number(env.PORT),
     baseUrl: env.BASE_URL.replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL,
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL,
+    databaseReplicaMaxLagSeconds: Number(env.DATABASE_REPLICA_MAX_LAG_SECONDS),
     dataDir: env.DATA_DIR,
     adminApiKey: env.ADMIN_API_KEY,
     adminEmails,

@@ -3,6 +3,7 @@
 // here, created once by src/server.ts createContext.
 import type { Config } from './config';
 import type { Sql } from './db';
+import type { ReadRouter } from './db/replica';
 import type { GroupCommit } from './lib/group-commit';
 import type { Logger } from './lib/log';
 import type { Metrics } from './lib/metrics';
@@ -18,6 +19,8 @@ import type { ResourceStores } from '../plugins/storage';
 export type AppContext = {
   config: Config;
   sql: Sql;
+  /** Where dashboard, report and export reads go: the replica (DATABASE_REPLICA_URL) while it is up and close, else `sql`. */
+  reads: ReadRouter;
   log: Logger;
   mailer: Mailer;
   metrics: Metrics;

@@ -14,6 +14,7 @@ import { createResourceStores } from '../plugins/stores';
 import { enabledPayoutRails } from '../plugins/payouts/index';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher';
 import { shareLinkHandler } from './routes/redirect';
+import { createReadRouter } from './db/replica';
 import { createLinkRuntime } from './modules/links/runtime';
 import { createEventIntake } from './workflows/group-commit';
 import { recordEvents } from './workflows/record-events';
@@ -29,6 +30,7 @@ export function createContext(config: Config, sql: Sql, log: Logger): AppContext
   const ctx: AppContext = {
     config,
     sql,
+    reads: createReadRouter({ primary: sql, replicaUrl: config.databaseReplicaUrl, maxLagSeconds: config.databaseReplicaMaxLagSeconds, log }),
     log,
     mailer: createMailer(config, log),
     metrics,
@@ -42,6 +44,10 @@ export function createContext(config: Config, sql: Sql, log: Logger): AppContext
     resourceStores: createResourceStores({ s3Url: config.s3Url, sql }),
     oidc: createOidcClient(config.oidc),
   };
+  if (config.databaseReplicaUrl) {
+    metrics.gauge('partnerd_report_reads_on_replica', () => (ctx.reads.state().using === 'replica' ? 1 : 0));
+    metrics.gauge('partnerd_replica_lag_seconds', () => ctx.reads.state().lagSeconds ?? Number.NaN);
+  }
   return ctx;
 }
 
@@ -94,6 +100,7 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
       await dispatcher.stop();
       await mailWorker.stop();
       await ctx.links.stop();
+      await ctx.reads.close();
     },
   };
 }

@@ -9,11 +9,13 @@ export type Sql = postgres.Sql<{ bigint: bigint }>;
 export type Transaction = postgres.TransactionSql<{ bigint: bigint }>;
 export type Tx = Transaction | Sql;
 
-export function openSql(url: string, options: { max?: number } = {}): Sql {
+export function openSql(url: string, options: { max?: number; connectTimeoutSeconds?: number; idleTimeoutSeconds?: number } = {}): Sql {
   const parsed = new URL(url);
   return postgres(url, {
     user: decodeURIComponent(parsed.username) || 'postgres',
     max: options.max ?? 20,
+    ...(options.connectTimeoutSeconds ? { connect_timeout: options.connectTimeoutSeconds } : {}),
+    ...(options.idleTimeoutSeconds ? { idle_timeout: options.idleTimeoutSeconds } : {}),
     onnotice: () => undefined,
     types: { bigint: postgres.BigInt },
     connection: { application_name: 'partnerd' },

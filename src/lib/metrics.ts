@@ -14,6 +14,8 @@ export type Metrics = {
 const HELP: Record<string, string> = {
   partnerd_http_requests_total: 'HTTP requests answered, by method, route and status.',
   partnerd_http_request_duration_seconds: 'HTTP request duration.',
+  partnerd_report_reads_on_replica: 'Whether dashboard, report and export reads go to DATABASE_REPLICA_URL now (1) or to the primary (0).',
+  partnerd_replica_lag_seconds: "The replica's replay lag at its last check, in seconds (NaN while it is down).",
 };
 
 export function createMetrics(): Metrics {

@@ -47,9 +47,11 @@ export function payoutRoutes(ctx: AppContext) {
     )
     .get(
       '/payouts.csv',
-      ({ query, principal }) => {
+      async ({ query, principal }) => {
         const filter = scopedFilter(principal, query);
-        const body = query.format ? uploadCsv(ctx.sql, query.format, filter) : payoutsCsv(ctx.sql, filter);
+        // the history export is a report read (the replica's when it is current); the upload files a
+        // payout is paid from read the primary, so a payout made a moment ago is in them
+        const body = query.format ? uploadCsv(ctx.sql, query.format, filter) : payoutsCsv(await ctx.reads.sql(), filter);
         return new Response(body, {
           headers: {
             'content-type': 'text/csv; charset=utf-8',

@@ -72,9 +72,11 @@ function apiClient(url: string): TestService['api'] {
   };
 }
 
-export async function startService(env: Record<string, string> = {}): Promise<TestService> {
-  const server = await globalThis.__partnerdTestServer!;
-  const db = await createTestDatabase(server);
+export type ServiceDatabase = { url: string; sql: Sql; drop(): Promise<void> };
+
+/** `database`: a migrated database of the caller's own (a server it started) instead of a clone of the template. */
+export async function startService(env: Record<string, string> = {}, options: { database?: ServiceDatabase } = {}): Promise<TestService> {
+  const db = options.database ?? (await createTestDatabase(await globalThis.__partnerdTestServer!));
   const mail = await startMailCatcher();
   const port = await freePort();
   const config = loadConfig({

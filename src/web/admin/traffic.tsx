@@ -120,7 +120,10 @@ export function adminTrafficRoutes(ctx: AppContext, kit: AdminKit) {
         if (query.partnerId) named.push({ kind: 'partner', param: 'partnerId', name: partner?.name ?? 'unknown partner', href: partner ? `/admin/partners/${encodeURIComponent(partner.id)}` : undefined });
         if (query.campaignId) named.push({ kind: 'campaign', param: 'campaignId', name: campaign?.name ?? 'unknown campaign', href: campaign ? `/admin/campaigns/${encodeURIComponent(campaign.id)}` : undefined });
         if (query.linkId) named.push({ kind: 'link', param: 'linkId', name: link ? `/r/${link.slug}` : 'unknown link' });
-        const [breakdowns, scoped] = await Promise.all([trafficBreakdowns(ctx.sql, { scope, span: range }), funnel(ctx.sql, scope, range)]);
+        const [breakdowns, scoped] = await Promise.all([
+          ctx.reads.run((sql) => trafficBreakdowns(sql, { scope, span: range })),
+          ctx.reads.run((sql) => funnel(sql, scope, range)),
+        ]);
         const to = ctx.config.reportingCurrency;
         const converted = to ? (await convertDayMoney(ctx.sql, to, scoped.daily)).revenue : null;
         return render(

@@ -85,8 +85,8 @@ export function portalTrafficRoutes(ctx: AppContext, kit: PortalKit) {
         // the partner is the session's: its own funnel only
         const [links, breakdowns, own] = await Promise.all([
           partnerLinkChoices(ctx.sql, partnerId, LINKS_OFFERED),
-          trafficBreakdowns(ctx.sql, { scope: { partnerId, linkId }, span: range }),
-          funnel(ctx.sql, { partnerId, linkId }, range),
+          ctx.reads.run((sql) => trafficBreakdowns(sql, { scope: { partnerId, linkId }, span: range })),
+          ctx.reads.run((sql) => funnel(sql, { partnerId, linkId }, range)),
         ]);
         const to = ctx.config.reportingCurrency;
         const converted = to ? (await convertDayMoney(ctx.sql, to, own.daily)).revenue : null;

@@ -70,12 +70,15 @@ export async function homeView(ctx: AppContext, page: PartnerPage, query: Record
   const links = linkRows.slice(0, 5);
   const commissions = latest.slice(0, 10);
   const to = ctx.config.reportingCurrency;
+  // the range's figures are report reads: the replica's when it is current (balances, owed money,
+  // stay on the primary above)
+  const reads = await ctx.reads.sql();
   const [own, totals, daily, linkStats, names] = await Promise.all([
     // the session's partner only
-    funnel(ctx.sql, { partnerId }, range),
-    partnerPeriodTotals(ctx.sql, { partnerId, currency, start: range.start ?? new Date(0), end: range.end, previous: range.previous }),
-    partnerDailyEarnings(ctx.sql, { partnerId, currency, start: range.start, end: range.end }),
-    partnerLinkStats(ctx.sql, { partnerId, linkIds: links.map((l) => l.id) }),
+    funnel(reads, { partnerId }, range),
+    partnerPeriodTotals(reads, { partnerId, currency, start: range.start ?? new Date(0), end: range.end, previous: range.previous }),
+    partnerDailyEarnings(reads, { partnerId, currency, start: range.start, end: range.end }),
+    partnerLinkStats(reads, { partnerId, linkIds: links.map((l) => l.id) }),
     campaignNames(ctx.sql, [...links.map((l) => l.campaignId), ...commissions.map((c) => c.campaignId)]),
   ]);
   const converted = to ? await convertDayMoney(ctx.sql, to, own.daily) : null;

@@ -25,12 +25,14 @@ import { FunnelView } from '../../kit/funnel';
 export async function campaignView(ctx: AppContext, page: AdminPage, campaign: Campaign, query: Record<string, string | undefined>) {
   const range = parseRange(query);
   const span = { start: rangeStart(range), end: range.end };
+  // the figures are report reads: the replica's when it is current
+  const reads = await ctx.reads.sql();
   const [campaignFunnel, current, previous, partners, links, codes, history] = await Promise.all([
-    funnel(ctx.sql, { campaignId: campaign.id }, span),
-    campaignTotals(ctx.sql, { campaignId: campaign.id, ...span }),
-    range.previous ? campaignTotals(ctx.sql, { campaignId: campaign.id, ...range.previous }) : Promise.resolve(null),
-    campaignPartners(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
-    campaignLinks(ctx.sql, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
+    funnel(reads, { campaignId: campaign.id }, span),
+    campaignTotals(reads, { campaignId: campaign.id, ...span }),
+    range.previous ? campaignTotals(reads, { campaignId: campaign.id, ...range.previous }) : Promise.resolve(null),
+    campaignPartners(reads, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
+    campaignLinks(reads, { campaignId: campaign.id, currency: campaign.currency, limit: TABLE_ROWS, ...span }),
     loadCodes(ctx, { campaignId: campaign.id }),
     loadHistory(ctx, page, campaign.id),
   ]);

@@ -17,7 +17,7 @@ export async function listView(ctx: AppContext, page: AdminPage, input: { cursor
   const { items, nextCursor } = paginate(await listCampaigns(ctx.sql, p), p.limit);
   const last30 = parseRange({ range: '30d' });
   const [numbers, types] = await Promise.all([
-    campaignNumbers(ctx.sql, { campaignIds: items.map((c) => c.id), start: rangeStart(last30), end: last30.end }),
+    campaignNumbers(await ctx.reads.sql(), { campaignIds: items.map((c) => c.id), start: rangeStart(last30), end: last30.end }),
     eventTypes(ctx),
   ]);
   return (

@@ -73,7 +73,8 @@ export function listRoutes(ctx: AppContext, kit: AdminKit) {
           // an unknown partner email matches nothing: the header alone
           const { scope, errors } = scopeOf(filter, who.error ? 'none' : who.partnerId);
           if (Object.keys(errors).length > 0) scope.partnerId = 'none';
-          return csvResponse(commissionsCsv(ctx.sql, scope), 'commissions.csv');
+          // an export is a report read: the replica's when it is current
+          return csvResponse(commissionsCsv(await ctx.reads.sql(), scope), 'commissions.csv');
         }),
       { query: FilterQuery },
     );

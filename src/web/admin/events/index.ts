@@ -38,9 +38,10 @@ export function eventRoutes(ctx: AppContext, kit: AdminKit) {
     .get(
       `${LIST}.csv`,
       ({ request, query }) =>
-        kit.page(request, () => {
+        kit.page(request, async () => {
           const { filter, range } = readFilter(query);
-          return csvResponse(eventsCsv(ctx.sql, { ...filter, ...rangeBounds(range) }), 'events.csv');
+          // an export is a report read: the replica's when it is current
+          return csvResponse(eventsCsv(await ctx.reads.sql(), { ...filter, ...rangeBounds(range) }), 'events.csv');
         }),
       { query: ListQuery },
     )

@@ -32,16 +32,18 @@ export async function detailView(
   input: { errors?: FormErrors; reason?: string; edit?: EditValues; openRevoke?: boolean } = {},
 ) {
   const range = parseRange(query);
-  const [currencies, own] = await Promise.all([moneyCurrencies(ctx.sql), partnerMainCurrency(ctx.sql, partner.id)]);
+  // the figures (cards, money, links, customers) are report reads: the replica's when it is current
+  const reads = await ctx.reads.sql();
+  const [currencies, own] = await Promise.all([moneyCurrencies(reads), partnerMainCurrency(reads, partner.id)]);
   const currency = currencies.find((c) => c === query.currency) ?? own ?? currencies[0] ?? 'USD';
   const { page: customerPage, offset } = parsePage(query, CUSTOMERS_PAGE);
   const p = { limit: 50 };
   const [partnerFunnel, counts, money, links, customers, commissions, payouts, names, live, codes, flags, groups, recruits, recruiter, questions, history] = await Promise.all([
-    funnel(ctx.sql, { partnerId: partner.id }, range),
-    partnerCounts(ctx.sql, { partnerId: partner.id, span: range, previous: range.previous }),
-    partnerMoney(ctx.sql, { partnerId: partner.id, span: range }),
-    linkStats(ctx.sql, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
-    referredCustomers(ctx.sql, { partnerId: partner.id, currency, limit: CUSTOMERS_PAGE, offset }),
+    funnel(reads, { partnerId: partner.id }, range),
+    partnerCounts(reads, { partnerId: partner.id, span: range, previous: range.previous }),
+    partnerMoney(reads, { partnerId: partner.id, span: range }),
+    linkStats(reads, { partnerId: partner.id, span: range, currency, limit: LINKS_SHOWN }),
+    referredCustomers(reads, { partnerId: partner.id, currency, limit: CUSTOMERS_PAGE, offset }),
     listCommissions(ctx.sql, { ...p, partnerId: partner.id }),
     listPayouts(ctx.sql, { ...p, partnerId: partner.id }),
     campaignNames(ctx),

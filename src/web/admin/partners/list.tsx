@@ -16,10 +16,12 @@ import { type CreateValues, LIST, ListQuery, PAGE_SIZE, allGroups, bulkOutcome, 
 import { PartnersPage } from './list-page';
 
 export async function listView(ctx: AppContext, page: AdminPage, query: Record<string, string | undefined>, input: { values?: CreateValues; errors?: FormErrors; outcome?: { ok?: string; error?: string } } = {}) {
-  const [currencies, groups] = await Promise.all([moneyCurrencies(ctx.sql), allGroups(ctx)]);
+  // the partners' figures are report reads: the replica's when it is current
+  const reads = await ctx.reads.sql();
+  const [currencies, groups] = await Promise.all([moneyCurrencies(reads), allGroups(ctx)]);
   const state = readList(query, currencies, groups);
   const [stats, campaigns] = await Promise.all([
-    partnerStats(ctx.sql, {
+    partnerStats(reads, {
       search: state.q || undefined,
       status: state.status,
       group: state.group,
@@ -53,13 +55,14 @@ export function listRoutes(ctx: AppContext, kit: AdminKit) {
       `${LIST}.csv`,
       ({ request, query }) =>
         kit.page(request, async () => {
-          const state = readList(query, await moneyCurrencies(ctx.sql), await allGroups(ctx));
+          const state = readList(query, await ctx.reads.run(moneyCurrencies), await allGroups(ctx));
           let offset = 0;
           const stream = csvStream<PartnerStatsRow>({
             header: CSV_HEADER,
             pageSize: 500,
             page: async (_after, limit) => {
-              const { rows } = await partnerStats(ctx.sql, { search: state.q || undefined, status: state.status, group: state.group, span: state.range, currency: state.currency, sort: state.sort, limit, offset });
+              // each page a report read of its own: a replica gone since its last check costs a retry on the primary, not the export
+              const { rows } = await ctx.reads.run((reads) => partnerStats(reads, { search: state.q || undefined, status: state.status, group: state.group, span: state.range, currency: state.currency, sort: state.sort, limit, offset }));
               offset += rows.length;
               return rows;
             },
