@@ -8,6 +8,7 @@ import { authPlugin } from '../modules/auth/plugin';
 import { actorOf } from '../modules/commissions/lifecycle';
 import { NecCsvAnswer, NecQuery } from '../modules/tax/model';
 import { NEC_COLUMNS, necRows } from '../modules/tax/nec';
+import { recordTaxExport } from '../modules/tax/service';
 
 export function taxExportRoutes(ctx: AppContext) {
   return new Elysia({ tags: ['Tax'] })
@@ -20,6 +21,7 @@ export function taxExportRoutes(ctx: AppContext) {
         if (!ctx.config.encryption) throw new AppError('conflict', 'tax ids cannot be read: ENCRYPTION_KEY is not set in the service\'s environment');
         const rows = await necRows(ctx.sql, ctx.config.encryption, year);
         ctx.log.info('tax.exported', { actor: actorOf(principal), form: '1099-nec', year, rows: rows.length });
+        await recordTaxExport(ctx.sql, { form: '1099-nec', year, rows: rows.length });
         const body = [NEC_COLUMNS, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
         return new Response(body, {
           headers: {
