@@ -124,7 +124,7 @@ const TAX_AUDITED = ['form', 'legalName', 'businessName', 'taxClassification', '
 function taxChanges(before: TaxProfile | null, after: TaxProfile, given: PutTaxProfileInput): Changes {
   const changes: Changes = { ...changesOf(before as Record<string, unknown> | null, after as Record<string, unknown>, TAX_AUDITED) };
   if (given.form === 'w9' && given.tin) changes.tin = [before?.tinLast4 ? 'on file' : null, 'given'];
-  if (given.form === 'w8ben' && given.dateOfBirth) changes.dateOfBirth = [before ? 'on file' : null, 'given'];
+  if (given.form === 'w8ben' && given.dateOfBirth) changes.dateOfBirth = [before?.form === 'w8ben' ? 'on file' : null, 'given'];
   if (given.form !== 'w9' && given.foreignTin) changes.foreignTin = [before?.hasForeignTin ? 'on file' : null, 'given'];
   changes.signedAt = [before?.signedAt ?? null, after.signedAt];
   return changes;
