@@ -50,6 +50,12 @@ export async function findMember(sql: Tx, id: string): Promise<Member | null> {
   return row ? toMember(row) : null;
 }
 
+/** Whether anyone besides ADMIN_EMAILS is on the team (and so can sign in to the admin). */
+export async function anyMemberCanSignIn(sql: Tx): Promise<boolean> {
+  const [row] = await sql<{ any: boolean }[]>`select exists (select 1 from team_members where source <> 'env') as any`;
+  return row!.any;
+}
+
 /** The role of a member who may sign in to the admin (not counting ADMIN_EMAILS), or null. */
 export async function memberRole(sql: Tx, email: string): Promise<Role | null> {
   const [row] = await sql<{ role: Role }[]>`select role from team_members where email = ${email} and source <> 'env'`;
