@@ -91,6 +91,23 @@ describe('the team', () => {
       changes: { sessionsEnded: [0, 2], which: [null, 'others'] },
     });
   });
+
+  test('an owner signs a member out everywhere from the team page: session.revoked, by the owner', async () => {
+    const invited = await svc.api('POST', '/v1/team', { body: { email: 'kim@operator.example', role: 'viewer' } });
+    const { signOutEverywhere } = await import('../../src/modules/auth/sessions');
+    const { asActor } = await import('../../src/lib/audit-context');
+    await createSession(svc.sql, { kind: 'admin', email: 'kim@operator.example' });
+    expect(await asActor({ type: 'admin', id: OWNER, email: OWNER }, () => signOutEverywhere(svc.sql, 'kim@operator.example'))).toBe(1);
+    // nothing left to end: no second entry
+    await asActor({ type: 'admin', id: OWNER, email: OWNER }, () => signOutEverywhere(svc.sql, 'kim@operator.example'));
+    expect(await entry(invited.body.id, 'session.revoked')).toMatchObject({
+      actor_type: 'admin',
+      actor_id: OWNER,
+      target_type: 'team_member',
+      target_id: invited.body.id,
+      changes: { sessionsEnded: [0, 1], which: [null, 'all'] },
+    });
+  });
 });
 
 describe('payout rails', () => {

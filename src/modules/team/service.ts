@@ -81,6 +81,8 @@ export async function addMember(sql: Transaction, input: { email: string; role: 
     action: input.source === 'sso' ? 'team.member_joined' : 'team.member_invited',
     target: target(row),
     changes: { email: [null, row.email], role: [null, row.role], source: [null, row.source] },
+    // who joins by single sign-on is their own actor (nobody else is signed in on that request)
+    ...(input.source === 'sso' ? { actor: { type: 'admin' as const, id: row.email, email: row.email } } : {}),
   });
   return toMember(row);
 }
