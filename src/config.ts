@@ -189,6 +189,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (previousKeysOf(env.ENCRYPTION_KEY_PREVIOUS).some((k) => !isKeyText(k))) problems.push('ENCRYPTION_KEY_PREVIOUS: each comma-separated key must be the base64 of 32 bytes (value not shown)');
   const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
   if (oidc.some(Boolean) && !oidc.every(Boolean)) problems.push('OIDC_ISSUER: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
+  // owners come only from ADMIN_EMAILS: single sign-on never makes one
+  if (env.OIDC_DEFAULT_ROLE === 'owner') problems.push('OIDC_DEFAULT_ROLE: cannot be "owner": owners come only from ADMIN_EMAILS; use admin, finance, support or viewer');
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return toConfig(env, emails);
 }

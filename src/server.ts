@@ -9,6 +9,7 @@ import type { Logger } from './lib/log';
 import { createMetrics } from './lib/metrics';
 import { createMailer } from './mail';
 import { createMailWorker, type MailWorker } from './mail/worker';
+import { noticeRoles } from './modules/auth/roles';
 import { enabledBillingPlugins } from '../plugins';
 import { createResourceStores } from '../plugins/stores';
 import { enabledPayoutRails } from '../plugins/payouts/index';
@@ -71,7 +72,7 @@ export function serve(ctx: AppContext, hostname = '0.0.0.0'): RunningServer {
   ctx.links.start();
   const dispatcher = createDispatcher(ctx);
   void dispatcher.start();
-  const mailWorker = createMailWorker(ctx);
+  const mailWorker = createMailWorker(ctx, { noticeRoles: noticeRoles() });
   void mailWorker.start();
   const server = Bun.serve({
     port: ctx.config.port,

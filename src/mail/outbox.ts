@@ -37,7 +37,7 @@ export async function enqueueEmail(sql: Tx, input: EmailInput): Promise<string |
   return id;
 }
 
-/** The address of an email to every ADMIN_EMAILS address (as configured when it is sent). */
+/** The address of an email to the admins: every ADMIN_EMAILS address and the team members its template is for (as they are when it is sent). */
 export const ADMINS = '@admins';
 
 /** One email to each address in ADMIN_EMAILS; answers its id, or null when dedupeKey was used before. */

@@ -24,7 +24,14 @@ export type MailWorkerOptions = {
   pollMs?: number;
   /** Emails sent at once (per process). */
   batch?: number;
+  /**
+   * Which team roles get the admins' emails, by template (modules/auth/roles.ts noticeRoles); without
+   * it, owners and admins. ADMIN_EMAILS addresses get every one.
+   */
+  noticeRoles?: NoticeRoles;
 };
+
+export type NoticeRoles = { byTemplate: Record<string, readonly string[]>; otherwise: readonly string[] };
 
 export type MailWorker = {
   start(): Promise<void>;
@@ -49,8 +56,12 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
   const lease = leaseMsOf(ctx);
   const log = ctx.log.child({ component: 'mail' });
 
-  /** Turns each due email to the admins into one row per ADMIN_EMAILS address (sent like any other). */
+  /**
+   * Turns each due email to the admins into one row per recipient (sent like any other): every
+   * ADMIN_EMAILS address, and each team member whose role the template is for (options.noticeRoles).
+   */
   async function fanOut(): Promise<void> {
+    const roles = options.noticeRoles ?? { byTemplate: {}, otherwise: ['owner', 'admin'] };
     await sql`
       with due as (
         select id from email_outbox
@@ -63,7 +74,15 @@ export function createMailWorker(ctx: AppContext, options: MailWorkerOptions = {
       )
       insert into email_outbox (id, template, to_address, data)
       select 'eml_' || substr(g.id, 5, 18) || lpad(to_hex(a.n::int), 8, '0'), g.template, a.address, g.data
-      from gone g cross join unnest(${ctx.config.adminEmails}::text[]) with ordinality as a(address, n)`;
+      from gone g cross join lateral (
+        select address, row_number() over (order by address) as n from (
+          select unnest(${ctx.config.adminEmails}::text[]) as address
+          union
+          select t.email from team_members t
+          where t.source <> 'env' and t.role = any(array(select jsonb_array_elements_text(
+            coalesce(${sql.json(roles.byTemplate as never)}::jsonb -> g.template, ${sql.json(roles.otherwise as never)}::jsonb))))
+        ) recipients
+      ) a`;
   }
 
   async function claim(): Promise<Claimed[]> {

@@ -4,7 +4,7 @@
 import type { AppContext } from '../context';
 import { AppError, conflict } from '../lib/errors';
 import { getCampaign } from '../modules/campaigns/service';
-import { embedSecret, EMBED_TOKEN_TTL_MS, signEmbedToken } from '../modules/embed/tokens';
+import { embedSecret, EMBED_TOKEN_TTL_MS, recordEmbedGrant, signEmbedToken } from '../modules/embed/tokens';
 import type { CreateEmbedTokenBody } from '../modules/embed/model';
 import { createLink } from '../modules/links/service';
 import { findPartnerByEmail, getPartner, type Partner } from '../modules/partners/service';
@@ -59,5 +59,6 @@ export async function issueEmbedToken(ctx: AppContext, input: Input): Promise<Is
   await ensureLink(ctx, partner.id, 'campaignId' in input ? [input.campaignId] : partner.campaignIds);
   const expiresAt = new Date(Date.now() + EMBED_TOKEN_TTL_MS);
   const token = signEmbedToken(await embedSecret(ctx.sql), partner.id, expiresAt);
+  await recordEmbedGrant(ctx.sql, partner.id, expiresAt);
   return { token, url: `${ctx.config.baseUrl}/embed?token=${token}`, expiresAt: expiresAt.toISOString(), partnerId: partner.id, created };
 }

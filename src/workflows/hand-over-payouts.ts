@@ -6,6 +6,7 @@
 import type { PayoutRail, PayoutRails, RailOutcome, RailPayout } from '../../plugins/payouts';
 import type { AppContext } from '../context';
 import { formatMinor } from '../lib/money';
+import { auditInsertFrom } from '../modules/audit/bulk';
 import { settleIn } from '../modules/payouts/settle';
 
 type Open = { id: string; partner_id: string; currency: string; amount: bigint; destination: string | null; rail_batch: string | null };
@@ -77,11 +78,26 @@ async function record(ctx: AppContext, rail: string, outcomes: Map<string, RailO
   const actor = `provider:${rail}`;
   const processing = [...outcomes].filter((e): e is [string, Extract<RailOutcome, { status: 'processing' }>] => e[1].status === 'processing');
   if (processing.length > 0) {
-    await ctx.sql`
-      update payouts p set status = 'processing', processing_at = now(), provider_reference = o.reference, provider_answer = o.answer
-      from unnest(${processing.map(([id]) => id)}::text[], ${processing.map(([, o]) => o.reference)}::text[], ${processing.map(([, o]) => o.answer ?? null)}::text[])
-        as o(id, reference, answer)
-      where p.id = o.id and p.status = 'pending'`;
+    // handed over: each payout's audit entry (payout.handed_over) in the same statement
+    await ctx.sql.begin(
+      (tx) => tx`
+      with handed as (
+        update payouts p set status = 'processing', processing_at = now(), provider_reference = o.reference, provider_answer = o.answer
+        from unnest(${processing.map(([id]) => id)}::text[], ${processing.map(([, o]) => o.reference)}::text[], ${processing.map(([, o]) => o.answer ?? null)}::text[])
+          as o(id, reference, answer)
+        where p.id = o.id and p.status = 'pending'
+        returning p.id, p.provider_reference
+      ), audited as (
+        ${auditInsertFrom(tx, {
+          source: 'handed',
+          targetColumn: 'id',
+          action: 'payout.handed_over',
+          targetType: 'payout',
+          changes: tx`jsonb_build_object('status', jsonb_build_array('pending', 'processing'), 'rail', jsonb_build_array(null, ${rail}::text), 'providerReference', jsonb_build_array(null, provider_reference))`,
+        })}
+      )
+      select count(*)::int as n from audited`,
+    );
   }
   let settled = 0;
   for (const [id, outcome] of outcomes) {

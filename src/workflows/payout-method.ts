@@ -104,7 +104,7 @@ export async function refreshStripeReadiness(ctx: AppContext, partnerId: string)
   const row = await methodRow(ctx.sql, partnerId);
   if (!row || row.type !== 'stripe' || !row.stripe_account_id) return methodView(row, true);
   const ready = await atStripe('read the account', () => connectOf(ctx).payoutsEnabled(row.stripe_account_id!));
-  await setAccountReady(ctx.sql, row.stripe_account_id, ready);
+  await ctx.sql.begin((tx) => setAccountReady(tx, row.stripe_account_id!, ready));
   return methodView({ ...row, ready }, true);
 }
 

@@ -107,6 +107,14 @@ describe('single sign-on', () => {
     const [member] = await svc.sql`select role, source, last_sign_in_at from team_members where email = 'sam@operator.example'`;
     expect(member).toMatchObject({ role: 'support', source: 'sso' });
     expect(member!.last_sign_in_at).not.toBeNull();
+    // the audit log: the member joined, by their own sign-in
+    const [joined] = await svc.sql`select actor_type, actor_id, target_type, changes from audit_log where action = 'team.member_joined'`;
+    expect(joined).toMatchObject({
+      actor_type: 'admin',
+      actor_id: 'sam@operator.example',
+      target_type: 'team_member',
+      changes: { email: [null, 'sam@operator.example'], role: [null, 'support'], source: [null, 'sso'] },
+    });
     // support: partners yes, money no
     expect((await svc.api('GET', '/v1/partners', { key: null, headers: { cookie: session } })).status).toBe(200);
     expect((await svc.api('POST', '/v1/payouts/run', { key: null, headers: { cookie: session, origin: svc.url } })).status).toBe(403);

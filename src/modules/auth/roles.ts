@@ -157,6 +157,22 @@ export function pageRoles(method: string, route: string): readonly Role[] | unde
   return rolesOfScope(isReadPage(method, route) ? section.read : section.write);
 }
 
+/**
+ * Who among the team gets the admins' notification emails, by template: those whose role may act
+ * on the news (ADMIN_EMAILS owners always do). A template not named here goes to owners and admins.
+ */
+const NOTICE_SCOPES: Record<string, string> = {
+  partner_signup: 'partners:write',
+  payout_run_summary: 'payouts:write',
+  webhook_failing: 'webhooks:write',
+};
+
+/** The roles that receive the admins' email `template`, and those of any template not named. */
+export function noticeRoles(): { byTemplate: Record<string, readonly Role[]>; otherwise: readonly Role[] } {
+  const byTemplate = Object.fromEntries(Object.entries(NOTICE_SCOPES).map(([template, scope]) => [template, rolesOfScope(scope) ?? ADMINS]));
+  return { byTemplate, otherwise: ADMINS };
+}
+
 /** Only owners and admins pass a route that has no role rule (the matrix test names it). */
 export function roleAllows(role: Role, allowed: readonly Role[] | undefined): boolean {
   return role === 'owner' || (allowed ?? ADMINS).includes(role);

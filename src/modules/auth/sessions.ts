@@ -1,5 +1,6 @@
 // Browser sessions (partner portal and admin UI): a random id in an HttpOnly cookie, stored hashed.
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
+import { record } from '../audit/service';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { DAY } from '../../lib/time';
 import type { Role } from './roles';
@@ -84,6 +85,25 @@ export async function endAdminSessions(sql: Tx, email: string): Promise<number> 
   return rows.length;
 }
 
+/**
+ * The audit entry of ended admin sessions (`session.revoked`), on the member whose they were (by
+ * their team id; an ADMIN_EMAILS owner without a row yet by address). `which`: one, others, all.
+ */
+async function recordRevoked(tx: Transaction, email: string, ended: number, which: 'one' | 'others' | 'all'): Promise<void> {
+  if (ended === 0) return;
+  const [member] = await tx<{ id: string }[]>`select id from team_members where email = ${email}`;
+  await record(tx, { action: 'session.revoked', target: { type: 'team_member', id: member?.id ?? email }, changes: { sessionsEnded: [0, ended], which: [null, which] } });
+}
+
+/** An owner signs a member out everywhere (the team page): every session of theirs ends, logged. */
+export async function signOutEverywhere(sql: Sql, email: string): Promise<number> {
+  return sql.begin(async (tx) => {
+    const ended = await endAdminSessions(tx, email);
+    await recordRevoked(tx, email, ended, 'all');
+    return ended;
+  });
+}
+
 /** An admin's live session as their sessions page shows it; `id` is a handle, not the cookie. */
 export type AdminSession = { id: string; createdAt: Date; expiresAt: Date; userAgent: string | null; current: boolean };
 
@@ -103,20 +123,26 @@ export async function listAdminSessions(sql: Sql, email: string, token: string):
 /** Ends one session of `email` by its handle; false when none such is live. */
 export async function endAdminSession(sql: Sql, email: string, handle: string): Promise<boolean> {
   if (!/^[0-9a-f]{24}$/.test(handle)) return false;
-  const rows = await sql`
-    update sessions set revoked_at = now()
-    where kind = 'admin' and admin_email = ${email} and left(id_hash, 24) = ${handle} and revoked_at is null
-    returning id_hash`;
-  return rows.length > 0;
+  return sql.begin(async (tx) => {
+    const rows = await tx`
+      update sessions set revoked_at = now()
+      where kind = 'admin' and admin_email = ${email} and left(id_hash, 24) = ${handle} and revoked_at is null
+      returning id_hash`;
+    await recordRevoked(tx, email, rows.length, 'one');
+    return rows.length > 0;
+  });
 }
 
 /** Ends every session of `email` but the one of `token` (sign out everywhere else). */
 export async function endOtherAdminSessions(sql: Sql, email: string, token: string): Promise<number> {
-  const rows = await sql`
-    update sessions set revoked_at = now()
-    where kind = 'admin' and admin_email = ${email} and id_hash <> ${sha256(token)} and revoked_at is null
-    returning id_hash`;
-  return rows.length;
+  return sql.begin(async (tx) => {
+    const rows = await tx`
+      update sessions set revoked_at = now()
+      where kind = 'admin' and admin_email = ${email} and id_hash <> ${sha256(token)} and revoked_at is null
+      returning id_hash`;
+    await recordRevoked(tx, email, rows.length, 'others');
+    return rows.length;
+  });
 }
 
 /** How many live sessions each admin has (the team page's column). */

@@ -3,6 +3,7 @@
 // `{p: partnerId, e: expiry (Unix seconds)}`. Nothing is stored per token: the signature is the proof.
 import { createHmac } from 'node:crypto';
 import type { Sql } from '../../db';
+import { record } from '../audit/service';
 import { randomToken, safeEqual } from '../../lib/crypto';
 
 export const EMBED_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -41,4 +42,9 @@ export function verifyEmbedToken(secret: string, token: string, now = Date.now()
   const expiresAt = new Date(claims.e * 1000);
   if (expiresAt.getTime() <= now) return { ok: false, reason: 'expired' };
   return { ok: true, partnerId: claims.p, expiresAt };
+}
+
+/** A token was given out: the audit log says for whom and until when (never the token). */
+export async function recordEmbedGrant(sql: Sql, partnerId: string, expiresAt: Date): Promise<void> {
+  await sql.begin((tx) => record(tx, { action: 'embed_token.granted', target: { type: 'partner', id: partnerId }, changes: { expiresAt: [null, expiresAt.toISOString()] } }));
 }

@@ -68,8 +68,16 @@ export async function saveMethod(
 }
 
 /** Stripe said whether the account can receive payouts: the method is ready or not. Answers the partners it is theirs. */
-export async function setAccountReady(tx: Tx, accountId: string, ready: boolean): Promise<string[]> {
-  const rows = await tx<{ partner_id: string }[]>`
-    update payout_methods set ready = ${ready} where stripe_account_id = ${accountId} and type = 'stripe' returning partner_id`;
+/** Each partner whose readiness changed gets a `payout.account_updated` entry (ready before, after). */
+export async function setAccountReady(tx: Transaction, accountId: string, ready: boolean): Promise<string[]> {
+  const rows = await tx<{ partner_id: string; was: boolean }[]>`
+    update payout_methods m set ready = ${ready}
+    from payout_methods old
+    where old.partner_id = m.partner_id and m.stripe_account_id = ${accountId} and m.type = 'stripe'
+    returning m.partner_id, old.ready as was`;
+  for (const row of rows) {
+    if (row.was === ready) continue;
+    await record(tx, { action: 'payout.account_updated', target: { type: 'partner', id: row.partner_id }, changes: { ready: [row.was, ready] } });
+  }
   return rows.map((r) => r.partner_id);
 }

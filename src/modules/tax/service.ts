@@ -1,7 +1,8 @@
 // Tax profiles: a partner's form on file, its secrets sealed (src/lib/secrets.ts) before they are
 // written, and read back without them. SQL of the tax_profiles table lives here.
 import type { JSONValue } from 'postgres';
-import type { Tx } from '../../db';
+import type { Sql, Tx } from '../../db';
+import { changesOf, record, type Changes } from '../audit/service';
 import { throwFieldProblems } from '../../lib/errors';
 import { open, seal, type Keyring } from '../../lib/secrets';
 import { iso } from '../../lib/time';
@@ -76,7 +77,7 @@ export async function readTaxProfile(sql: Tx, partnerId: string): Promise<TaxPro
  * Checks a form (each bad field a 400 naming it, nothing stored) and puts it on file in place of
  * the partner's earlier one, its TIN, date of birth and foreign TIN sealed under `ring`.
  */
-export async function saveTaxProfile(sql: Tx, input: { partnerId: string; body: PutTaxProfileInput; ring: Keyring; ip: string | null }): Promise<TaxProfile> {
+export async function saveTaxProfile(db: Sql, input: { partnerId: string; body: PutTaxProfileInput; ring: Keyring; ip: string | null }): Promise<TaxProfile> {
   const { problems, form: f } = checkTaxForm(input.body);
   throwFieldProblems(problems);
   const id = input.partnerId;
@@ -88,7 +89,7 @@ export async function saveTaxProfile(sql: Tx, input: { partnerId: string; body: 
     legal_name: f.legalName,
     business_name: f.form === 'w9' ? (f.businessName ?? null) : null,
     tax_classification: f.form === 'w9' ? (f.taxClassification ?? null) : null,
-    address: sql.json(address as JSONValue),
+    address: db.json(address as JSONValue),
     tin_type: f.form === 'w9' ? (f.tinType ?? null) : null,
     tin_sealed: f.form === 'w9' ? sealed(f.tin, 'tin') : null,
     tin_last4: f.form === 'w9' ? (f.tinDigits?.slice(-4) ?? null) : null,
@@ -102,10 +103,31 @@ export async function saveTaxProfile(sql: Tx, input: { partnerId: string; body: 
     signed_ip: input.ip,
   };
   const columns = Object.keys(row) as (keyof typeof row)[];
-  await sql`
-    insert into tax_profiles ${sql(row, columns)}
-    on conflict (partner_id) do update set ${sql(row, columns.filter((c) => c !== 'partner_id'))}, signed_at = now()`;
-  return (await readTaxProfile(sql, id))!;
+  return db.begin(async (sql) => {
+    const before = await readTaxProfile(sql, id);
+    await sql`
+      insert into tax_profiles ${sql(row, columns)}
+      on conflict (partner_id) do update set ${sql(row, columns.filter((c) => c !== 'partner_id'))}, signed_at = now()`;
+    const after = (await readTaxProfile(sql, id))!;
+    await record(sql, { action: before ? 'tax_profile.updated' : 'tax_profile.created', target: { type: 'partner', id }, changes: taxChanges(before, after, f) });
+    return after;
+  });
+}
+
+/** The fields of the form that the audit log shows as they are (never a TIN, date of birth or foreign TIN). */
+const TAX_AUDITED = ['form', 'legalName', 'businessName', 'taxClassification', 'address', 'citizenship', 'treatyCountry', 'incorporationCountry', 'vatId', 'signatureName'] as const;
+
+/**
+ * What a filed form changed: the plain fields before and after, and for the sealed ones only that
+ * a new value was given (they read "[redacted]" in the log; the values never reach it).
+ */
+function taxChanges(before: TaxProfile | null, after: TaxProfile, given: PutTaxProfileInput): Changes {
+  const changes: Changes = { ...changesOf(before as Record<string, unknown> | null, after as Record<string, unknown>, TAX_AUDITED) };
+  if (given.form === 'w9' && given.tin) changes.tin = [before?.tinLast4 ? 'on file' : null, 'given'];
+  if (given.form === 'w8ben' && given.dateOfBirth) changes.dateOfBirth = [before?.form === 'w8ben' ? 'on file' : null, 'given'];
+  if (given.form !== 'w9' && given.foreignTin) changes.foreignTin = [before?.hasForeignTin ? 'on file' : null, 'given'];
+  changes.signedAt = [before?.signedAt ?? null, after.signedAt];
+  return changes;
 }
 
 /** Opens a sealed value of a partner's form (the 1099 export only). */

@@ -1,11 +1,12 @@
 // The admin team: members and their roles. ADMIN_EMAILS addresses are owners the API cannot change
 // or remove (kept as rows of source 'env' so they have an id and a last sign-in); the last owner can
 // be neither demoted nor removed. Removing a member ends their sessions in the same transaction.
-import type { Sql, Tx } from '../../db';
+import type { Sql, Transaction, Tx } from '../../db';
 import { conflict, notFound } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import type { Role } from '../auth/roles';
+import { record } from '../audit/service';
 import { endAdminSessions } from '../auth/sessions';
 import type { MemberRecord } from './model';
 
@@ -49,14 +50,25 @@ export async function findMember(sql: Tx, id: string): Promise<Member | null> {
   return row ? toMember(row) : null;
 }
 
+/** Whether anyone besides ADMIN_EMAILS is on the team (and so can sign in to the admin). */
+export async function anyMemberCanSignIn(sql: Tx): Promise<boolean> {
+  const [row] = await sql<{ any: boolean }[]>`select exists (select 1 from team_members where source <> 'env') as any`;
+  return row!.any;
+}
+
 /** The role of a member who may sign in to the admin (not counting ADMIN_EMAILS), or null. */
 export async function memberRole(sql: Tx, email: string): Promise<Role | null> {
   const [row] = await sql<{ role: Role }[]>`select role from team_members where email = ${email} and source <> 'env'`;
   return row?.role ?? null;
 }
 
-/** Adds a member; 409 when the address already is one (or an ADMIN_EMAILS owner). */
-export async function addMember(sql: Tx, input: { email: string; role: Role; source: Exclude<Source, 'env'>; invitedBy: string | null }, adminEmails: string[]): Promise<Member> {
+const target = (m: Pick<Member, 'id'>) => ({ type: 'team_member', id: m.id });
+
+/**
+ * Adds a member; 409 when the address already is one (or an ADMIN_EMAILS owner). The audit log
+ * reads `team.member_invited` (an invitation) or `team.member_joined` (single sign-on).
+ */
+export async function addMember(sql: Transaction, input: { email: string; role: Role; source: Exclude<Source, 'env'>; invitedBy: string | null }, adminEmails: string[]): Promise<Member> {
   const email = input.email.trim().toLowerCase();
   if (adminEmails.includes(email)) throw conflict(`${email} is an owner through ADMIN_EMAILS already`);
   const [row] = await sql<MemberRow[]>`
@@ -65,6 +77,13 @@ export async function addMember(sql: Tx, input: { email: string; role: Role; sou
     on conflict (email) do nothing
     returning id, email, role, source, created_at, last_sign_in_at`;
   if (!row) throw conflict(`${email} is on the team already`);
+  await record(sql, {
+    action: input.source === 'sso' ? 'team.member_joined' : 'team.member_invited',
+    target: target(row),
+    changes: { email: [null, row.email], role: [null, row.role], source: [null, row.source] },
+    // who joins by single sign-on is their own actor (nobody else is signed in on that request)
+    ...(input.source === 'sso' ? { actor: { type: 'admin' as const, id: row.email, email: row.email } } : {}),
+  });
   return toMember(row);
 }
 
@@ -88,6 +107,7 @@ export async function changeRole(sql: Sql, id: string, role: Role, adminEmails: 
     const [row] = await tx<MemberRow[]>`
       update team_members set role = ${role} where id = ${id}
       returning id, email, role, source, created_at, last_sign_in_at`;
+    if (member.role !== role) await record(tx, { action: 'team.role_changed', target: target(member), changes: { role: [member.role, role] } });
     return toMember(row!);
   });
 }
@@ -98,7 +118,8 @@ export async function removeMember(sql: Sql, id: string, adminEmails: string[]):
     const { member, otherOwners } = await lockForChange(tx, id, adminEmails, 'remove');
     if (member.role === 'owner' && otherOwners === 0) throw conflict('the last owner cannot be removed; make another member an owner first');
     await tx`delete from team_members where id = ${id}`;
-    await endAdminSessions(tx, member.email);
+    const ended = await endAdminSessions(tx, member.email);
+    await record(tx, { action: 'team.member_removed', target: target(member), changes: { email: [member.email, null], role: [member.role, null], liveSessions: [ended, 0] } });
     return member;
   });
 }

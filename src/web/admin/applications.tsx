@@ -15,7 +15,7 @@ import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { attr, EmptyState } from '../ui';
-import { AdminLayout, Done, NotFoundPage, type AdminKit } from './kit';
+import { AdminLayout, can, Done, NotFoundPage, type AdminKit } from './kit';
 import type { ApplicationQuestion } from '../../lib/questions';
 import { applicationQuestions } from '../../modules/settings/service';
 
@@ -197,6 +197,8 @@ const MODE_HINT: Record<SignupMode, string> = {
 
 function ApplicationsPage(props: { page: AdminPage; items: Partner[]; more: boolean; mode: SignupMode; questions: ApplicationQuestion[]; done?: string; error?: string }) {
   const n = props.items.length;
+  // a role that may not decide applications reads them and their answers, without the buttons
+  const decide = can(props.page, 'POST', `${APPLICATIONS}/:id/approve`);
   return (
     <AdminLayout page={props.page} title="Applications" current={APPLICATIONS}>
       <div class="page-head">
@@ -226,12 +228,16 @@ function ApplicationsPage(props: { page: AdminPage; items: Partner[]; more: bool
                   <p class="hint" safe>{`${p.email} · applied ${when(p.appliedAt ?? p.createdAt)} UTC`}</p>
                 </div>
                 <ApplicationAnswersList answers={p.applicationAnswers} questions={props.questions} />
-                <div class="actions">
-                  <ConfirmTrigger href={`${itemPath(p.id)}/approve`} dialog={`approve-${p.id}`} label="Approve…" />
-                  <ConfirmTrigger href={`${itemPath(p.id)}/decline`} dialog={`decline-${p.id}`} label="Decline…" danger />
-                </div>
-                <ConfirmDialog id={`approve-${p.id}`} {...confirmProps(props.page, p, 'approve', {})} />
-                <ConfirmDialog id={`decline-${p.id}`} {...confirmProps(props.page, p, 'decline', {})} />
+                {decide && (
+                  <>
+                    <div class="actions">
+                      <ConfirmTrigger href={`${itemPath(p.id)}/approve`} dialog={`approve-${p.id}`} label="Approve…" />
+                      <ConfirmTrigger href={`${itemPath(p.id)}/decline`} dialog={`decline-${p.id}`} label="Decline…" danger />
+                    </div>
+                    <ConfirmDialog id={`approve-${p.id}`} {...confirmProps(props.page, p, 'approve', {})} />
+                    <ConfirmDialog id={`decline-${p.id}`} {...confirmProps(props.page, p, 'decline', {})} />
+                  </>
+                )}
               </li>
             ))}
           </ol>
@@ -242,14 +248,14 @@ function ApplicationsPage(props: { page: AdminPage; items: Partner[]; more: bool
 }
 
 /** The partner page's application section: when they applied, their answers, the decision. */
-export function ApplicationFacts(props: { partner: Partner; questions: ApplicationQuestion[] }) {
+export function ApplicationFacts(props: { partner: Partner; questions: ApplicationQuestion[]; decide: boolean }) {
   const p = props.partner;
   if (!p.appliedAt && !p.applicationAnswers) return <></>;
   return (
     <section aria-labelledby="application-title" id="partner-application">
       <div class="section-head">
         <h2 id="application-title">Application</h2>
-        {p.status === 'applied' && (
+        {p.status === 'applied' && props.decide && (
           <div class="actions">
             <ConfirmTrigger href={`${itemPath(p.id)}/approve`} dialog={`approve-${p.id}`} label="Approve…" />
             <ConfirmTrigger href={`${itemPath(p.id)}/decline`} dialog={`decline-${p.id}`} label="Decline…" danger />
@@ -273,7 +279,7 @@ export function ApplicationFacts(props: { partner: Partner; questions: Applicati
 
 /** The partner page's dialogs for ApplicationFacts' buttons (outside the section's layout). */
 export function ApplicationDialogs(props: { page: AdminPage; partner: Partner }) {
-  if (props.partner.status !== 'applied') return <></>;
+  if (props.partner.status !== 'applied' || !can(props.page, 'POST', `${APPLICATIONS}/:id/approve`)) return <></>;
   return (
     <>
       <ConfirmDialog id={`approve-${props.partner.id}`} {...confirmProps(props.page, props.partner, 'approve', {})} />

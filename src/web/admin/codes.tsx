@@ -13,7 +13,7 @@ import { Notice } from '../layout';
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { Badge, EmptyState, formatMoney, NumHead, Trunc, type Tone } from '../ui';
-import { AdminLayout, NotFoundPage, type AdminKit } from './kit';
+import { AdminLayout, can, NotFoundPage, type AdminKit } from './kit';
 
 /** Codes a page shows (newest first); more than that is rare for one partner or campaign. */
 const SHOWN = 100;
@@ -108,6 +108,8 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
   const { from, data } = props;
   const onPartner = from.kind === 'partner';
   const done = props.done ? DONE[props.done] : undefined;
+  // a role that may not hand out codes sees them and their numbers, not the buttons and forms
+  const write = can(props.page, 'POST', '/admin/codes');
   return (
     <section id="codes" aria-labelledby="codes-title">
       <h2 id="codes-title">Promotion codes</h2>
@@ -134,9 +136,11 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
                 <NumHead label="Sales" title="Sales credited through the code (a customer's renewals included)" />
                 <NumHead label="Revenue" />
                 <NumHead label="Commissions" title="Reversed commissions left out" />
-                <th scope="col">
-                  <span class="vh">Actions</span>
-                </th>
+                {write && (
+                  <th scope="col">
+                    <span class="vh">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -170,26 +174,26 @@ export function CodesSection(props: { page: AdminPage; from: From; data: CodesDa
                   <td class="num money" data-label="Commissions" data-stat="commissions" safe>
                     {sums(c.stats.earnings, c.currency)}
                   </td>
-                  <td class="row-actions">
-                    <ConfirmTrigger
-                      href={archivePath(c, from)}
-                      dialog={`code-dialog-${c.id}`}
-                      label={c.archivedAt ? 'Unarchive…' : 'Archive…'}
-                      title={c.archivedAt ? `Unarchive ${c.code}` : `Archive ${c.code}`}
-                      secondary
-                    />
-                  </td>
+                  {write && (
+                    <td class="row-actions">
+                      <ConfirmTrigger
+                        href={archivePath(c, from)}
+                        dialog={`code-dialog-${c.id}`}
+                        label={c.archivedAt ? 'Unarchive…' : 'Archive…'}
+                        title={c.archivedAt ? `Unarchive ${c.code}` : `Archive ${c.code}`}
+                        secondary
+                      />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {data.codes.map((c) => (
-        <ConfirmDialog id={`code-dialog-${c.id}`} {...archiveConfirm(c, from, props.page.csrf)} />
-      ))}
-      <CodeForm page={props.page} from={from} choices={data.choices} values={props.values} errors={props.errors} />
-      {data.stripeCoupon ? <StripeCouponForm page={props.page} campaignId={from.id} couponId={data.stripeCoupon.id} /> : ''}
+      {write && data.codes.map((c) => <ConfirmDialog id={`code-dialog-${c.id}`} {...archiveConfirm(c, from, props.page.csrf)} />)}
+      {write && <CodeForm page={props.page} from={from} choices={data.choices} values={props.values} errors={props.errors} />}
+      {write && data.stripeCoupon ? <StripeCouponForm page={props.page} campaignId={from.id} couponId={data.stripeCoupon.id} /> : ''}
     </section>
   );
 }

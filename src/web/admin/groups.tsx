@@ -15,7 +15,7 @@ import { PAGE_CSP, render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { describeRule, describeTerms, STANDARD_EVENT_TYPES } from '../terms';
 import { EmptyState, href, NumHead, Trunc } from '../ui';
-import { AdminLayout, day, Done, NotFoundPage, type AdminKit } from './kit';
+import { AdminLayout, can, day, Done, NotFoundPage, type AdminKit } from './kit';
 import { RuleForm, RulesSection, SubmitActions, SummarySection } from './kit/rule-form';
 import { moreRows, readRows, ruleToRow, RuleRows, rowsToRules, serviceErrors, summaryRules, TermsSummary, type RuleRow } from './rule-editor';
 
@@ -209,20 +209,24 @@ function GroupsPage(props: {
   done?: string;
   holdbackDefault: number;
 }) {
+  // a role that may not change groups reads them, without the buttons and forms that would
+  const write = can(props.page, 'POST', LIST);
   return (
     <AdminLayout page={props.page} title="Groups" current={LIST} scripts={['/assets/htmx.js', '/assets/rules.js']}>
       <div class="page-head">
         <h1>Groups</h1>
-        <div class="actions">
-          <a class="button" href="#new">
-            New group
-          </a>
-        </div>
+        {write && (
+          <div class="actions">
+            <a class="button" href="#new">
+              New group
+            </a>
+          </div>
+        )}
       </div>
       <p class="hint page-intro">Groups give their members their own rates: a group's rules win over a campaign's. Move partners into a group from the partners list or a partner's page.</p>
       <Done texts={DONE} done={props.done} />
       {props.groups.length === 0 ? (
-        <EmptyState title="No groups yet" text="Create a group to pay some partners differently, e.g. a higher rate for your top affiliates." action={{ href: '#new', label: 'Create a group' }} />
+        <EmptyState title="No groups yet" text="Create a group to pay some partners differently, e.g. a higher rate for your top affiliates." action={write ? { href: '#new', label: 'Create a group' } : undefined} />
       ) : (
         <div class="table-wrap">
           <table id="groups" class="stack">
@@ -266,17 +270,21 @@ function GroupsPage(props: {
           </table>
         </div>
       )}
-      <h2 id="new">New group</h2>
-      <GroupForm
-        page={props.page}
-        action={LIST}
-        values={props.values ?? { name: '', holdbackDays: '', rows: [] }}
-        errors={props.errors}
-        submit="Create group"
-        eventTypes={props.eventTypes}
-        campaigns={props.campaigns}
-        holdbackDefault={props.holdbackDefault}
-      />
+      {write && (
+        <>
+          <h2 id="new">New group</h2>
+          <GroupForm
+            page={props.page}
+            action={LIST}
+            values={props.values ?? { name: '', holdbackDays: '', rows: [] }}
+            errors={props.errors}
+            submit="Create group"
+            eventTypes={props.eventTypes}
+            campaigns={props.campaigns}
+            holdbackDefault={props.holdbackDefault}
+          />
+        </>
+      )}
     </AdminLayout>
   );
 }
@@ -293,6 +301,7 @@ function GroupPage(props: {
   holdbackDefault: number;
 }) {
   const g = props.group;
+  const write = can(props.page, 'POST', `${LIST}/:id`);
   return (
     <AdminLayout page={props.page} title={g.name} current={LIST} scripts={['/assets/htmx.js', '/assets/rules.js']}>
       <p class="back">
@@ -316,19 +325,31 @@ function GroupPage(props: {
         <dd>
           <code safe>{g.id}</code>
         </dd>
+        {!write && (
+          <>
+            <dt>Rules</dt>
+            <dd safe>{g.rules.length === 0 ? "None: the campaigns' rules" : g.rules.map((r) => describeGroupRule(r, props.campaigns)).join('; ')}</dd>
+            <dt>Holdback</dt>
+            <dd safe>{g.holdbackDays === null ? "The campaign's" : `${g.holdbackDays} days`}</dd>
+          </>
+        )}
       </dl>
-      <h2 id="edit">Edit group</h2>
-      <GroupForm
-        page={props.page}
-        action={groupPath(g.id)}
-        values={props.values}
-        errors={props.errors}
-        submit="Save group"
-        eventTypes={props.eventTypes}
-        campaigns={props.campaigns}
-        holdbackDefault={props.holdbackDefault}
-        cancel={LIST}
-      />
+      {write && (
+        <>
+          <h2 id="edit">Edit group</h2>
+          <GroupForm
+            page={props.page}
+            action={groupPath(g.id)}
+            values={props.values}
+            errors={props.errors}
+            submit="Save group"
+            eventTypes={props.eventTypes}
+            campaigns={props.campaigns}
+            holdbackDefault={props.holdbackDefault}
+            cancel={LIST}
+          />
+        </>
+      )}
     </AdminLayout>
   );
 }

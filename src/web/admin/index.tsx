@@ -11,6 +11,7 @@ import { requestMagicLink, SENT } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { CsrfInput, Field, formFields, schemaErrors, type FormErrors } from '../forms';
 import { adminCanSignIn, linksGoToLog } from '../../lib/first-run';
+import { anyMemberCanSignIn } from '../../modules/team/service';
 import { AuthLayout } from '../auth-layout';
 import { Notice } from '../layout';
 import { render, seeOther } from '../render';
@@ -45,7 +46,7 @@ function AdminSignInPage(props: { csrf: string; email?: string; errors?: FormErr
       <h1>Admin sign-in</h1>
       {props.notes.noAdmin && (
         <p class="notice error" role="alert" id="no-admin">
-          No admin can sign in yet: <code>ADMIN_EMAILS</code> is empty, so no sign-in link is sent to anyone. Set it to your address (several
+          No admin can sign in yet: <code>ADMIN_EMAILS</code> is empty and nobody is on the team, so no sign-in link is sent to anyone. Set it to your address (several
           separated by commas) and restart the service.
         </p>
       )}
@@ -78,13 +79,17 @@ export function adminRoutes(ctx: AppContext) {
   const secure = ctx.config.baseUrl.startsWith('https://');
   const kit = adminKit(ctx);
   // read per request: cheap, and always what the configuration says now
-  const notesOf = (): SignInNotes => ({ noAdmin: !adminCanSignIn(ctx.config), linksInLog: linksGoToLog(ctx.config) });
+  // nobody can sign in: no ADMIN_EMAILS owner, nobody on the team, and no single sign-on domain to join from
+  const notesOf = async (): Promise<SignInNotes> => ({
+    noAdmin: !adminCanSignIn(ctx.config) && !(ctx.oidc?.settings.allowedDomains.length) && !(await anyMemberCanSignIn(ctx.sql)),
+    linksInLog: linksGoToLog(ctx.config),
+  });
 
   return new Elysia({ detail: { hide: true } })
     .get(ADMIN_SIGN_IN, async ({ request }) => {
       if ((await guardAdmin(ctx, request)).kind === 'admin') return seeOther('/admin');
       const { secret, setCookie } = anonSecret(request, secure);
-      return render(<AdminSignInPage csrf={csrfToken(secret)} notes={notesOf()} sso={ctx.oidc !== null} />, { headers: setCookie ? { 'set-cookie': setCookie } : {} });
+      return render(<AdminSignInPage csrf={csrfToken(secret)} notes={await notesOf()} sso={ctx.oidc !== null} />, { headers: setCookie ? { 'set-cookie': setCookie } : {} });
     })
     .post(ADMIN_SIGN_IN, async ({ request, body }) => {
       const form = formFields(body);
@@ -98,16 +103,16 @@ export function adminRoutes(ctx: AppContext) {
       const csrf = csrfToken(secret!);
       const email = (form.email ?? '').trim();
       const errors = schemaErrors(t.Object({ email: Email }), { email });
-      if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} notes={notesOf()} sso={ctx.oidc !== null} />, { status: 400 });
+      if (Object.keys(errors).length > 0) return render(<AdminSignInPage csrf={csrf} email={email} errors={errors} notes={await notesOf()} sso={ctx.oidc !== null} />, { status: 400 });
       try {
         await takeSignInRequest(ctx.sql, email);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} notes={notesOf()} sso={ctx.oidc !== null} />, { status: error.status });
+        return render(<AdminSignInPage csrf={csrf} email={email} errors={{ email: error.message }} notes={await notesOf()} sso={ctx.oidc !== null} />, { status: error.status });
       }
       // the same answer for any address: an admin gets a link to /admin, a partner one to /portal
       await requestMagicLink(ctx, email);
-      return render(<AdminSignInPage csrf={csrf} sent={SENT.message} notes={notesOf()} sso={ctx.oidc !== null} />);
+      return render(<AdminSignInPage csrf={csrf} sent={SENT.message} notes={await notesOf()} sso={ctx.oidc !== null} />);
     })
     .post('/admin/sign-out', ({ request, body }) =>
       kit.form(request, body, '/admin', async () => {

@@ -12,7 +12,7 @@ import { CsrfInput, Field, schemaErrors, SelectField, type FormErrors } from '..
 import { render, seeOther } from '../render';
 import type { AdminPage } from '../session';
 import { Badge } from '../ui';
-import { AdminLayout, Done, type AdminKit } from './kit';
+import { AdminLayout, can, Done, type AdminKit } from './kit';
 import { QUESTIONS_PATH, readQuestionRows, rowsToQuestions, SignupQuestions, toQuestionRows, withOneMore, type QuestionRow } from './settings-questions';
 import { SettingsTabs } from './settings-tabs';
 import { TaxSettings, taxSettingsRoutes, toTaxValues, type TaxValues } from './settings-tax';
@@ -162,6 +162,8 @@ function SettingsPage(props: {
   keyOn: boolean;
 }) {
   const e = props.errors ?? {};
+  // a role that may not change settings reads them as facts, without the forms
+  const write = can(props.page, 'POST', PATH);
   return (
     <AdminLayout page={props.page} title="Settings" current={PATH} scripts={['/assets/copy.js']}>
       <h1>Settings</h1>
@@ -175,6 +177,8 @@ function SettingsPage(props: {
         }}
         done={props.done}
       />
+      {!write && <SettingsFacts values={props.values} brand={props.brand} questions={props.settings.applicationQuestions.map((q) => q.label)} envSignup={props.envSignup} />}
+      {write && (
       <form method="post" action={PATH} novalidate class="narrow">
         <CsrfInput token={props.page.csrf} />
         <SelectField name="attributionModel" label="Attribution model" value={props.values.attributionModel} options={MODELS} error={e.attributionModel} />
@@ -200,11 +204,35 @@ function SettingsPage(props: {
         />
         <button type="submit">Save settings</button>
       </form>
-      <SignupQuestions rows={props.questions?.rows ?? toQuestionRows(props.settings.applicationQuestions)} errors={props.questions?.errors ?? {}} csrf={props.page.csrf} />
-      <TaxSettings values={props.tax?.values ?? toTaxValues(props.settings)} errors={props.tax?.errors ?? {}} csrf={props.page.csrf} keyOn={props.keyOn} />
-      <Branding values={props.brand} errors={props.brandErrors ?? {}} csrf={props.page.csrf} />
+      )}
+      {write && <SignupQuestions rows={props.questions?.rows ?? toQuestionRows(props.settings.applicationQuestions)} errors={props.questions?.errors ?? {}} csrf={props.page.csrf} />}
+      {write && <TaxSettings values={props.tax?.values ?? toTaxValues(props.settings)} errors={props.tax?.errors ?? {}} csrf={props.page.csrf} keyOn={props.keyOn} />}
+      {write && <Branding values={props.brand} errors={props.brandErrors ?? {}} csrf={props.page.csrf} />}
       <BillingProviders providers={props.providers} />
     </AdminLayout>
+  );
+}
+
+/** The settings as a role that may not change them reads them. */
+function SettingsFacts(props: { values: { attributionModel: string; attributionWindowDays: string; partnerSignup: string }; brand: BrandValues; questions: string[]; envSignup: string }) {
+  const v = props.values;
+  const model = MODELS.find((m) => m.value === v.attributionModel)?.label ?? v.attributionModel;
+  const signup = v.partnerSignup === 'default' ? `Service default (PARTNER_SIGNUP, now ${props.envSignup})` : `${v.partnerSignup.charAt(0).toUpperCase()}${v.partnerSignup.slice(1)}`;
+  return (
+    <dl class="facts" id="settings-facts">
+      <dt>Attribution model</dt>
+      <dd safe>{model}</dd>
+      <dt>Attribution window</dt>
+      <dd safe>{`${v.attributionWindowDays} days`}</dd>
+      <dt>Partner self-signup</dt>
+      <dd safe>{signup}</dd>
+      <dt>Signup questions</dt>
+      <dd safe>{props.questions.length === 0 ? 'None' : props.questions.join('; ')}</dd>
+      <dt>Program name</dt>
+      <dd safe>{props.brand.programName}</dd>
+      <dt>Support email</dt>
+      <dd safe>{props.brand.supportEmail || 'Not set'}</dd>
+    </dl>
   );
 }
 

@@ -4,7 +4,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { endAdminSessions, liveAdminSessionCounts } from '../../modules/auth/sessions';
+import { liveAdminSessionCounts, signOutEverywhere } from '../../modules/auth/sessions';
 import { isRole } from '../../modules/auth/roles';
 import { InviteMemberBody } from '../../modules/team/model';
 import { changeRole, findMember, listTeam, removeMember } from '../../modules/team/service';
@@ -75,7 +75,7 @@ export function teamRoutes(ctx: AppContext, kit: AdminKit) {
             async () => {
               const member = await findMember(ctx.sql, params.id);
               if (!member) throw new AppError('not_found', 'No such team member.');
-              await endAdminSessions(ctx.sql, member.email);
+              await signOutEverywhere(ctx.sql, member.email);
             },
             'signed-out',
           ),

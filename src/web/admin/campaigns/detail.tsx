@@ -9,7 +9,7 @@ import type { AdminPage } from '../../session';
 import { describeTerms } from '../../terms';
 import { TermsSummary } from '../rule-editor';
 import { CodesSection, loadCodes, type CodesData } from '../codes';
-import { AdminLayout, day, Done } from '../kit';
+import { AdminLayout, can, day, Done } from '../kit';
 import { HistorySection, loadHistory, type History } from '../kit/audit';
 import { trafficPath } from '../traffic';
 import { attr, Badge, EmptyState, formatMoney, href, Kpi, MoneyCell, partnerBadge, Trunc, NumHead } from '../../ui';
@@ -77,6 +77,7 @@ function CampaignPage(props: {
   const c = props.campaign;
   const terms = describeTerms({ rules: c.rules, currency: c.currency, holdbackDays: c.holdbackDays ?? props.holdbackDefault });
   const confirm = archiveConfirm(c, props.page.csrf);
+  const write = can(props.page, 'POST', `${LIST}/:id`);
   return (
     <AdminLayout page={props.page} title={c.name} current={LIST} scripts={['/assets/copy.js']}>
       <p class="back">
@@ -84,12 +85,14 @@ function CampaignPage(props: {
       </p>
       <div class="page-head">
         <h1 safe>{c.name}</h1>
-        <div class="actions own-actions">
-          <a class="button" href={editPath(c.id)}>
-            Edit campaign
-          </a>
-          <ConfirmTrigger href={archivePath(c.id)} dialog="archive-dialog" label={c.archivedAt ? 'Unarchive' : 'Archive'} secondary />
-        </div>
+        {write && (
+          <div class="actions own-actions">
+            <a class="button" href={editPath(c.id)}>
+              Edit campaign
+            </a>
+            <ConfirmTrigger href={archivePath(c.id)} dialog="archive-dialog" label={c.archivedAt ? 'Unarchive' : 'Archive'} secondary />
+          </div>
+        )}
       </div>
       <Done texts={DONE} done={props.done} />
       <dl class="facts">
@@ -124,7 +127,7 @@ function CampaignPage(props: {
         <span safe>{`Created ${day(c.createdAt)} · ${c.id}`}</span>
       </p>
       <HistorySection history={props.history} what="campaign" />
-      <ConfirmDialog id="archive-dialog" {...confirm} />
+      {write && <ConfirmDialog id="archive-dialog" {...confirm} />}
     </AdminLayout>
   );
 }

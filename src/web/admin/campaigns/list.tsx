@@ -7,7 +7,7 @@ import type { FormErrors } from '../../forms';
 import { OlderLink } from '../../layout';
 import { parseRange, rangeStart } from '../../range';
 import type { AdminPage } from '../../session';
-import { AdminLayout, Done } from '../kit';
+import { AdminLayout, can, Done } from '../kit';
 import { Badge, EmptyState, formatMoney, href, Trunc, NumHead } from '../../ui';
 import { campaignBadge, campaignPath, count, DONE, eventTypes, LIST, type CampaignValues } from './shared';
 import { CampaignForm } from './form';
@@ -47,6 +47,8 @@ function CampaignsPage(props: {
   holdbackDefault: number;
 }) {
   const values = props.values ?? { name: '', destinationUrl: '', currency: 'USD', holdbackDays: '', recruiterPercent: '', previewDays: '', rows: [] };
+  // a role that may not change campaigns reads them, without the form to make one
+  const write = can(props.page, 'POST', LIST);
   return (
     <AdminLayout page={props.page} title="Campaigns" current={LIST} scripts={['/assets/htmx.js', '/assets/rules.js']}>
       <h1>Campaigns</h1>
@@ -55,7 +57,7 @@ function CampaignsPage(props: {
         <EmptyState
           title="No campaigns yet"
           text="A campaign says where share links land and what partners earn. Create one to invite partners to it."
-          action={{ href: '#new', label: 'Create a campaign' }}
+          action={write ? { href: '#new', label: 'Create a campaign' } : undefined}
         />
       ) : (
         <div class="table-wrap">
@@ -107,16 +109,20 @@ function CampaignsPage(props: {
       )}
       {props.campaigns.length > 0 && <p class="hint">Numbers of the last 30 days, money in each campaign's currency.</p>}
       <OlderLink path={LIST} cursor={props.nextCursor} label="Older campaigns" />
-      <h2 id="new">New campaign</h2>
-      <CampaignForm
-        page={props.page}
-        action={LIST}
-        values={values}
-        errors={props.errors}
-        submit="Create campaign"
-        eventTypes={props.eventTypes}
-        holdbackDefault={props.holdbackDefault}
-      />
+      {write && (
+        <>
+          <h2 id="new">New campaign</h2>
+          <CampaignForm
+            page={props.page}
+            action={LIST}
+            values={values}
+            errors={props.errors}
+            submit="Create campaign"
+            eventTypes={props.eventTypes}
+            holdbackDefault={props.holdbackDefault}
+          />
+        </>
+      )}
     </AdminLayout>
   );
 }

@@ -143,7 +143,7 @@ export function PartnerDetailPage(props: DetailProps) {
 
       {can(props.page, 'POST', `${LIST}/:id`) && <EditForm {...props} />}
 
-      <PartnerFlags partnerId={p.id} revoked={p.status === 'revoked'} history={props.flags} />
+      <PartnerFlags partnerId={p.id} revoked={p.status === 'revoked'} mayRevoke={can(props.page, 'POST', `${LIST}/:id/revoke`)} history={props.flags} />
 
       <h2>Commissions</h2>
       <p>
@@ -256,7 +256,7 @@ function DetailHead(props: DetailProps) {
           <code safe>{p.id}</code>
         </dd>
       </dl>
-      <ApplicationFacts partner={p} questions={props.questions} />
+      <ApplicationFacts partner={p} questions={props.questions} decide={can(props.page, 'POST', '/admin/applications/:id/approve')} />
       <ApplicationDialogs page={props.page} partner={p} />
     </>
   );

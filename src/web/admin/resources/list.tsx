@@ -5,7 +5,7 @@ import { CsrfInput, Field, SelectField, type FormErrors } from '../../forms';
 import { day, Notice } from '../../layout';
 import type { AdminPage } from '../../session';
 import { EmptyState, MenuButton, menuId, RowMenu, Trunc } from '../../ui';
-import { AdminLayout, Done } from '../kit';
+import { AdminLayout, can, Done } from '../kit';
 import { Preview, resourceKind } from '../../resources';
 
 export const RESOURCES = '/admin/resources';
@@ -27,15 +27,19 @@ export function AdminResourcesPage(props: {
   const fileErrors = props.problem?.form === 'file' ? props.problem.errors : {};
   const textErrors = props.problem?.form === 'text' ? props.problem.errors : {};
   const v = props.values ?? {};
+  // a role that may not change resources sees them, without the forms and the delete menu
+  const write = can(props.page, 'POST', RESOURCES);
   return (
     <AdminLayout page={props.page} title="Resources" current={RESOURCES}>
       <h1>Resources</h1>
       <p class="page-intro">Logos, banners, guides and approved copy for partners. Partners see what is for everyone and for their campaigns on their Resources page.</p>
       <Done texts={DONE} done={props.done} />
-      <div class="resource-forms">
-        <UploadForm csrf={props.page.csrf} options={options} errors={fileErrors} />
-        <TextForm csrf={props.page.csrf} options={options} errors={textErrors} values={v} />
-      </div>
+      {write && (
+        <div class="resource-forms">
+          <UploadForm csrf={props.page.csrf} options={options} errors={fileErrors} />
+          <TextForm csrf={props.page.csrf} options={options} errors={textErrors} values={v} />
+        </div>
+      )}
       <h2>All resources</h2>
       {props.resources.length === 0 ? (
         <EmptyState title="No resources yet" text="Upload a logo or a banner, or write the copy partners may use." />
@@ -53,9 +57,11 @@ export function AdminResourcesPage(props: {
                   <th scope="col">Kind</th>
                   <th scope="col">For</th>
                   <th scope="col">Added</th>
-                  <th scope="col" class="act">
-                    <span class="vh">Actions</span>
-                  </th>
+                  {write && (
+                    <th scope="col" class="act">
+                      <span class="vh">Actions</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -76,13 +82,13 @@ export function AdminResourcesPage(props: {
                     <td data-label="Added" safe>
                       {day(r.createdAt)}
                     </td>
-                    <MenuButton menu={menuId('rsc', r.id)} label={`Actions for ${r.title}`} />
+                    {write && <MenuButton menu={menuId('rsc', r.id)} label={`Actions for ${r.title}`} />}
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          {props.resources.map((r) => (
+          {write && props.resources.map((r) => (
             <RowMenu id={menuId('rsc', r.id)} title={r.title}>
               <p>Partners no longer see it, and its file is deleted. This cannot be undone.</p>
               <form method="post" action={`${RESOURCES}/${encodeURIComponent(r.id)}/delete`}>

@@ -6,7 +6,7 @@ import { href } from '../../ui';
 import { FLAG_LABELS, plural, REVIEW } from './labels';
 
 /** The partner page's section: flags per month, with revoke prefilled with the reason. */
-export function PartnerFlags(props: { partnerId: string; revoked: boolean; history: { months: PartnerFlagMonth[]; waiting: number; flagged: number } }) {
+export function PartnerFlags(props: { partnerId: string; revoked: boolean; /** Whether the signed-in role may revoke: the button shows only then. */ mayRevoke: boolean; history: { months: PartnerFlagMonth[]; waiting: number; flagged: number } }) {
   const { history } = props;
   if (history.flagged === 0) return <></>;
   const months = [...new Set(history.months.map((m) => m.month))];
@@ -52,7 +52,7 @@ export function PartnerFlags(props: { partnerId: string; revoked: boolean; histo
           </tbody>
         </table>
       </div>
-      {!props.revoked && (
+      {!props.revoked && props.mayRevoke && (
         <p>
           <a class="button danger" id="revoke-for-flags" href={href(`/admin/partners/${encodeURIComponent(props.partnerId)}/revoke`, { reason })}>
             Revoke for these flags…

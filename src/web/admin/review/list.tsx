@@ -7,7 +7,7 @@ import { CsrfInput } from '../../forms';
 import { Notice } from '../../layout';
 import type { AdminPage } from '../../session';
 import { Badge, EmptyState, formatMoney } from '../../ui';
-import { AdminLayout } from '../kit';
+import { AdminLayout, can } from '../kit';
 import { eventHref } from '../tables';
 import { Evidence } from './evidence';
 import { FLAG_LABELS, flagReason, plural, REVIEW, SHOWN, when } from './labels';
@@ -30,6 +30,8 @@ function FlagBadges(props: { flags: Flag[] }) {
 
 function ReviewPage(props: { page: AdminPage; items: ReviewItem[]; total: number; outcome: { ok?: string; error?: string } }) {
   const csrf = props.page.csrf;
+  // a role that may not decide reads the queue and its evidence, without ticks and buttons
+  const decide = can(props.page, 'POST', `${REVIEW}/:id/approve`);
   return (
     <AdminLayout page={props.page} title="Review" current={REVIEW}>
       <div class="page-head">
@@ -47,21 +49,27 @@ function ReviewPage(props: { page: AdminPage; items: ReviewItem[]; total: number
             <span id="review-count" safe>
               {props.total > props.items.length ? `${props.items.length} of ${props.total} waiting, newest first` : `${plural(props.total, 'commission')} waiting`}
             </span>
-            <button type="submit" name="action" value="approve" class="secondary">
-              Approve ticked…
-            </button>
-            <button type="submit" name="action" value="reverse" class="danger">
-              Reverse ticked…
-            </button>
+            {decide && (
+              <>
+                <button type="submit" name="action" value="approve" class="secondary">
+                  Approve ticked…
+                </button>
+                <button type="submit" name="action" value="reverse" class="danger">
+                  Reverse ticked…
+                </button>
+              </>
+            )}
           </form>
           <ol class="review-list">
             {props.items.map((item) => (
               <li class="review-item" id={`review-${item.id}`}>
                 <div class="review-head">
-                  <label class="pick">
-                    <input type="checkbox" name="ids" value={item.id} form="review-bulk" />
-                    <span class="vh" safe>{`Tick ${item.id}`}</span>
-                  </label>
+                  {decide && (
+                    <label class="pick">
+                      <input type="checkbox" name="ids" value={item.id} form="review-bulk" />
+                      <span class="vh" safe>{`Tick ${item.id}`}</span>
+                    </label>
+                  )}
                   <div class="review-title">
                     <a href={`/admin/partners/${encodeURIComponent(item.partnerId)}`} safe>
                       {item.partnerName}
@@ -79,6 +87,7 @@ function ReviewPage(props: { page: AdminPage; items: ReviewItem[]; total: number
                   </p>
                 </div>
                 <Evidence item={item} />
+                {decide && (
                 <div class="actions">
                   <form method="post" action={`${REVIEW}/${encodeURIComponent(item.id)}/approve`}>
                     <CsrfInput token={csrf} />
@@ -94,6 +103,7 @@ function ReviewPage(props: { page: AdminPage; items: ReviewItem[]; total: number
                     </button>
                   </form>
                 </div>
+                )}
               </li>
             ))}
           </ol>

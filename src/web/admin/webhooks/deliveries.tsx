@@ -8,7 +8,7 @@ import { getDelivery, retryDelivery, type Delivery, type Endpoint } from '../../
 import { CsrfInput } from '../../forms';
 import { render, seeOther } from '../../render';
 import type { AdminPage } from '../../session';
-import { AdminLayout, NotFoundPage, type AdminKit } from '../kit';
+import { AdminLayout, can, NotFoundPage, type AdminKit } from '../kit';
 import { Badge } from '../../ui';
 import { detailView } from './detail';
 import { deliveryBadge } from './parts';
@@ -127,7 +127,7 @@ function DeliveryPage(props: { page: AdminPage; endpoint: Endpoint; delivery: De
           </pre>
         </details>
       )}
-      {d.status !== 'pending' && (
+      {d.status !== 'pending' && can(props.page, 'POST', `${LIST}/:id/deliveries/:deliveryId/retry`) && (
         <form method="post" action={`${deliveryPath(ep.id, d.id)}/retry`}>
           <CsrfInput token={props.page.csrf} />
           <button type="submit">Retry this delivery</button>

@@ -6,7 +6,7 @@ import { ConfirmDialog, ConfirmTrigger } from '../../confirm';
 import { CsrfInput, type FormErrors } from '../../forms';
 import { Notice, OlderLink } from '../../layout';
 import type { AdminPage } from '../../session';
-import { AdminLayout, day, Done } from '../kit';
+import { AdminLayout, can, day, Done } from '../kit';
 import { Badge, EmptyState, MenuButton, menuId, RowMenu, Trunc, NumHead } from '../../ui';
 import { EndpointFields, SecretNotice, deliveryBadge, endpointBadge, eventsText, healthBadge, successText } from './parts';
 import { DONE, LIST, deleteConfirm, deliveryPath, detailPath, endpointName, rotateConfirm, type Values } from './shared';
@@ -25,6 +25,8 @@ export function EndpointPage(props: {
 }) {
   const ep = props.endpoint;
   const base = detailPath(ep.id);
+  // a role that may not change webhooks reads the endpoint and its deliveries, without the buttons
+  const write = can(props.page, 'POST', `${LIST}/:id`);
   const h = props.health;
   return (
     <AdminLayout page={props.page} title="Webhook endpoint" current={LIST} scripts={['/assets/copy.js']}>
@@ -43,17 +45,21 @@ export function EndpointPage(props: {
         </SecretNotice>
       )}
       <EndpointFacts endpoint={ep} health={h} />
-      <EndpointActions endpoint={ep} csrf={props.page.csrf} />
-      <DeliveryLog endpoint={ep} deliveries={props.deliveries} csrf={props.page.csrf} />
+      {write && <EndpointActions endpoint={ep} csrf={props.page.csrf} />}
+      <DeliveryLog endpoint={ep} deliveries={props.deliveries} csrf={props.page.csrf} write={write} />
       <OlderLink path={base} cursor={props.nextCursor} label="Older deliveries" />
-      <h2 id="edit">Edit endpoint</h2>
-      <form method="post" action={base} novalidate id="edit-form">
-        <CsrfInput token={props.page.csrf} />
-        <EndpointFields values={props.values} errors={props.errors ?? {}} />
-        <button type="submit">Save endpoint</button>
-      </form>
-      <ConfirmDialog id="rotate-dialog" {...rotateConfirm(ep, props.page.csrf)} />
-      <ConfirmDialog id="delete-dialog" {...deleteConfirm(ep, props.page.csrf)} />
+      {write && (
+        <>
+          <h2 id="edit">Edit endpoint</h2>
+          <form method="post" action={base} novalidate id="edit-form">
+            <CsrfInput token={props.page.csrf} />
+            <EndpointFields values={props.values} errors={props.errors ?? {}} />
+            <button type="submit">Save endpoint</button>
+          </form>
+          <ConfirmDialog id="rotate-dialog" {...rotateConfirm(ep, props.page.csrf)} />
+          <ConfirmDialog id="delete-dialog" {...deleteConfirm(ep, props.page.csrf)} />
+        </>
+      )}
     </AdminLayout>
   );
 }
@@ -111,7 +117,7 @@ function EndpointActions(props: { endpoint: Endpoint; csrf: string }) {
 }
 
 /** The attempts, newest first, each with its menu (payload, response, retry). */
-function DeliveryLog(props: { endpoint: Endpoint; deliveries: Delivery[]; csrf: string }) {
+function DeliveryLog(props: { endpoint: Endpoint; deliveries: Delivery[]; csrf: string; write: boolean }) {
   const ep = props.endpoint;
   return (
     <>
@@ -173,7 +179,7 @@ function DeliveryLog(props: { endpoint: Endpoint; deliveries: Delivery[]; csrf: 
                   {d.responseBody}
                 </pre>
               )}
-              {d.status !== 'pending' && (
+              {props.write && d.status !== 'pending' && (
                 <form method="post" action={`${deliveryPath(ep.id, d.id)}/retry`}>
                   <CsrfInput token={props.csrf} />
                   <button type="submit">Retry</button>

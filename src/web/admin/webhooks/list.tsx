@@ -8,7 +8,7 @@ import { createEndpoint, listEndpoints, type Endpoint } from '../../../modules/w
 import { CsrfInput, formErrors, type FormErrors } from '../../forms';
 import { render } from '../../render';
 import type { AdminPage } from '../../session';
-import { AdminLayout, Done, type AdminKit } from '../kit';
+import { AdminLayout, can, Done, type AdminKit } from '../kit';
 import { Badge, EmptyState, Trunc, NumHead } from '../../ui';
 import { EndpointFields, SecretNotice, healthBadge, successText, when } from './parts';
 import { DONE, LIST, detailPath, readEndpointForm, type Values } from './shared';
@@ -51,6 +51,8 @@ function WebhooksPage(props: {
   done?: string;
 }) {
   const v = props.values ?? { url: '', label: '', events: [] };
+  // a role that may not change webhooks sees the endpoints and their health, not the form
+  const write = can(props.page, 'POST', LIST);
   return (
     <AdminLayout page={props.page} title="Webhooks" current={LIST} scripts={['/assets/copy.js']}>
       <h1>Webhooks</h1>
@@ -65,7 +67,7 @@ function WebhooksPage(props: {
         </SecretNotice>
       )}
       {props.endpoints.length === 0 ? (
-        <EmptyState title="No endpoints yet" text="An endpoint receives signed POSTs when commissions, payouts and partners change." action={{ href: '#new', label: 'Add an endpoint' }} />
+        <EmptyState title="No endpoints yet" text="An endpoint receives signed POSTs when commissions, payouts and partners change." action={write ? { href: '#new', label: 'Add an endpoint' } : undefined} />
       ) : (
         <div class="table-wrap">
           <table id="endpoints" class="stack">
@@ -110,12 +112,16 @@ function WebhooksPage(props: {
           </table>
         </div>
       )}
-      <h2 id="new">New endpoint</h2>
-      <form method="post" action={LIST} novalidate>
-        <CsrfInput token={props.page.csrf} />
-        <EndpointFields values={v} errors={props.errors ?? {}} />
-        <button type="submit">Create endpoint</button>
-      </form>
+      {write && (
+        <>
+          <h2 id="new">New endpoint</h2>
+          <form method="post" action={LIST} novalidate>
+            <CsrfInput token={props.page.csrf} />
+            <EndpointFields values={v} errors={props.errors ?? {}} />
+            <button type="submit">Create endpoint</button>
+          </form>
+        </>
+      )}
     </AdminLayout>
   );
 }
