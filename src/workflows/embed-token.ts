@@ -6,6 +6,7 @@ import { AppError, conflict } from '../lib/errors';
 import { getCampaign } from '../modules/campaigns/service';
 import { embedSecret, EMBED_TOKEN_TTL_MS, recordEmbedGrant, signEmbedToken } from '../modules/embed/tokens';
 import type { CreateEmbedTokenBody } from '../modules/embed/model';
+import { record } from '../modules/audit/service';
 import { createLink } from '../modules/links/service';
 import { findPartnerByEmail, getPartner, type Partner } from '../modules/partners/service';
 import { createPartner } from './invite-partner';
@@ -32,7 +33,11 @@ async function partnerForCustomer(ctx: AppContext, input: { email: string; name?
     }
   }
   if (partner.status === 'active' && !partner.campaignIds.includes(campaign.id)) {
-    await ctx.sql`insert into partner_campaigns (partner_id, campaign_id, source) values (${partner.id}, ${campaign.id}, 'admin') on conflict do nothing`;
+    const before = partner.campaignIds;
+    await ctx.sql.begin(async (tx) => {
+      const added = await tx`insert into partner_campaigns (partner_id, campaign_id, source) values (${partner!.id}, ${campaign.id}, 'admin') on conflict do nothing returning 1`;
+      if (added.length > 0) await record(tx, { action: 'partner.updated', target: { type: 'partner', id: partner!.id }, changes: { campaignIds: [before, [...before, campaign.id]] } });
+    });
   }
   return { partner, created: false };
 }

@@ -154,6 +154,18 @@ describe('partners: embed tokens and tax forms', () => {
     expect(await wholeLog(svc.sql)).not.toContain(res.body.token);
   });
 
+  test("a customer's embed token for a campaign the partner lacks: the partner joins it, and the log says so", async () => {
+    const partnerId = await insertPartner(svc.sql);
+    await svc.sql`insert into partner_campaigns (partner_id, campaign_id, source) values (${partnerId}, ${usd}, 'admin')`;
+    const [row] = await svc.sql<{ email: string }[]>`select email from partners where id = ${partnerId}`;
+    const email = row!.email;
+    const other = await insertCampaign(svc.sql, { currency: 'USD' });
+    const res = await svc.api('POST', '/v1/embed-tokens', { body: { email, campaignId: other } });
+    expect(res.status).toBe(201);
+    expect(await svc.sql`select campaign_id from partner_campaigns where partner_id = ${partnerId} order by campaign_id`).toHaveLength(2);
+    expect(await entry(partnerId, 'partner.updated')).toMatchObject({ ...byKey, target_type: 'partner', target_id: partnerId, changes: { campaignIds: [[usd], [usd, other]] } });
+  });
+
   test('a tax form filed, then replaced: the fields that changed, the TIN and date of birth only as [redacted]', async () => {
     const partnerId = await insertPartner(svc.sql);
     const key = await svc.partnerKey(partnerId);
