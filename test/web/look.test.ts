@@ -175,10 +175,12 @@ describe('laptop, 1366 x 900', () => {
     const tables = await page.evaluate(() =>
       Array.from(document.querySelectorAll('.table-wrap')).map((w) => ({
         scrolls: w.scrollWidth > w.clientWidth + 1,
+        // an audit row (the History sections) lists each changed field on its own line: only its width counts
+        history: w.querySelector('table.audit') !== null,
         tallest: Math.max(0, ...Array.from(w.querySelectorAll('tbody tr')).map((tr) => tr.getBoundingClientRect().height)),
       })),
     );
-    for (const t of tables) expect({ path, scrolls: t.scrolls, oneLine: t.tallest <= 60 }).toEqual({ path, scrolls: false, oneLine: true });
+    for (const t of tables) expect({ path, scrolls: t.scrolls, oneLine: t.history || t.tallest <= 60 }).toEqual({ path, scrolls: false, oneLine: true });
     // tables have a caption and header scopes
     const bare = await page.evaluate(() => Array.from(document.querySelectorAll('table')).filter((t) => !t.caption || t.querySelector('thead th:not([scope])')).length);
     expect({ path, bare }).toEqual({ path, bare: 0 });
