@@ -2,19 +2,8 @@
 -- Env: USERS (how many seeded users), ADMIN_KEY, PACE_MS (delay per request per connection; 0 = flat out).
 local users = tonumber(os.getenv("USERS") or "2000")
 local pace = tonumber(os.getenv("PACE_MS") or "0")
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer " .. (os.getenv("ADMIN_KEY") or "")
-
-local counter = 0
-setup = function(thread)
-  counter = counter + 1
-  thread:set("seed", counter)
-end
-
-init = function()
-  math.randomseed(os.time() * 1000 + (seed or 0))
-end
+-- the POST, its headers and the per-thread random seed: wrk-post.lua beside this file
+dofile((debug.getinfo(1, "S").source:match("^@(.*[/\\])") or "") .. "wrk-post.lua")
 
 request = function()
   local u = math.random(1, users)

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { BROWSER_UA, campaign, clickStored } from '../support/chain';
 import { LOCAL_RECEIVERS } from '../support/webhooks';
 import { startService, type TestService } from '../support/service';
-import { invitePartner, launchBrowser, newPage, postForm, screenshot } from './browser';
+import { invitePartner, launchBrowser, newPage, postForm, screenshot, startCrossSitePoster } from './browser';
 
 const ADMIN = 'boss@example.com';
 const XSS_NAME = '<script>alert(1)</script>';
@@ -59,18 +59,7 @@ beforeAll(async () => {
   endpointId = (await svc.api('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'], label: XSS_NAME } })).body.endpoint.id;
   expect((await svc.api('POST', '/v1/api-keys', { body: { name: XSS_NAME, scopes: ['partners:read'] } })).status).toBe(201);
 
-  attacker = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(req) {
-      const target = new URL(req.url).searchParams.get('target')!;
-      const fields = [...new URL(req.url).searchParams].filter(([k]) => k !== 'target');
-      const inputs = fields.map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`).join('');
-      return new Response(`<!doctype html><form id="f" method="post" action="${target}">${inputs}</form><script>document.getElementById('f').submit()</script>`, {
-        headers: { 'content-type': 'text/html' },
-      });
-    },
-  });
+  attacker = startCrossSitePoster();
 
   admin = (await newPage(browser)).page;
   partner = (await newPage(browser)).page;

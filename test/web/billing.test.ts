@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, Page } from 'playwright-core';
 import { charge, customer, deliver, invoice, stripeEvent, WEBHOOK_SECRET } from '../billing/fixtures';
 import { referredUser } from '../support/chain';
-import { startService, type TestService } from '../support/service';
-import { launchBrowser, screenshot } from './browser';
+import type { TestService } from '../support/service';
+import { screenshot, startWithAdmin } from './browser';
 
 setDefaultTimeout(30_000);
 
@@ -19,17 +19,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([
-    startService({ ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, LEMONSQUEEZY_WEBHOOK_SECRET: 'ls-secret-for-tests' }),
-    launchBrowser(),
-  ]);
-  const context = await browser.newContext({ viewport: LAPTOP });
-  page = await context.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  ({ svc, browser, page } = await startWithAdmin({ ADMIN_EMAILS: ADMIN, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, LEMONSQUEEZY_WEBHOOK_SECRET: 'ls-secret-for-tests' }, ADMIN));
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -3,8 +3,8 @@
 // unknown currency ("DOGE") beside the currency field. Nothing is created (1366 and 390 px).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, launchBrowser, signInAsAdmin } from './browser';
+import type { TestService } from '../support/service';
+import { ARTIFACTS, startWithAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -15,10 +15,7 @@ let admin: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
-  admin = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  page = await admin.newPage();
-  await signInAsAdmin(svc, page, ADMIN);
+  ({ svc, browser, context: admin, page } = await startWithAdmin({ ADMIN_EMAILS: ADMIN }, ADMIN));
 }, 120_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { scaleDecimal } from '../../src/lib/money';
 import { describeRule } from '../../src/web/terms';
 import { click, identify } from '../support/chain';
 import { startService, type TestService } from '../support/service';
-import { invitePartner, launchBrowser, postForm, screenshot } from './browser';
+import { invitePartner, launchBrowser, postForm, screenshot, signedInAdmin } from './browser';
 
 setDefaultTimeout(30_000);
 
@@ -24,13 +24,7 @@ let campaignId: string;
 let createdId: string;
 
 async function signedIn(): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: LAPTOP });
-  const p = await context.newPage();
-  await p.goto(`${svc.url}/admin/sign-in`);
-  await p.fill('input[name=email]', ADMIN);
-  await p.click('button[type=submit]');
-  await p.waitForSelector('.notice.ok');
-  await p.goto(await svc.mail.magicLink(ADMIN));
+  const { context, page: p } = await signedInAdmin(svc, browser, ADMIN);
   await p.close();
   return context;
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
 import { startService, type TestService } from '../support/service';
-import { invitePartner, launchBrowser, screenshot } from './browser';
+import { invitePartner, launchBrowser, screenshot, signedInAdmin } from './browser';
 
 setDefaultTimeout(30_000);
 
@@ -35,13 +35,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   campaignId = (await svc.api('POST', '/v1/campaigns', { body: { name: 'Pro plan', destinationUrl: 'https://app.example.com/', currency: 'USD' } })).body.id;
   await invitePartner(svc, { email: 'host@example.com', name: 'Hannah Host', campaignIds: [campaignId] });
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  page = await context.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  ({ page } = await signedInAdmin(svc, browser, ADMIN));
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, invitePartner, launchBrowser, postForm, screenshot, signInThroughPortal } from './browser';
+import { ARTIFACTS, invitePartner, launchBrowser, postForm, screenshot, signedInAdmin, signInThroughPortal } from './browser';
 
 setDefaultTimeout(30_000);
 
@@ -24,13 +24,7 @@ let codeId: string;
 let eventId: string;
 
 async function signedIn(): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: LAPTOP });
-  const p = await context.newPage();
-  await p.goto(`${svc.url}/admin/sign-in`);
-  await p.fill('input[name=email]', ADMIN);
-  await p.click('button[type=submit]');
-  await p.waitForSelector('.notice.ok');
-  await p.goto(await svc.mail.magicLink(ADMIN));
+  const { context, page: p } = await signedInAdmin(svc, browser, ADMIN);
   await p.close();
   return context;
 }

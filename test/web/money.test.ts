@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { campaign, click, identify } from '../support/chain';
 import { startService, type TestService } from '../support/service';
 import { LOCAL_RECEIVERS } from '../support/webhooks';
-import { invitePartner, launchBrowser, postForm } from './browser';
+import { invitePartner, launchBrowser, postForm, signedInAdmin } from './browser';
 import { ARTIFACTS } from './browser';
 import { formatMoney } from '../../src/web/ui';
 
@@ -41,13 +41,7 @@ async function sale(partner: string, campaignId: string, userId: string, amount:
 }
 
 async function signedIn(): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: LAPTOP });
-  const p = await context.newPage();
-  await p.goto(`${svc.url}/admin/sign-in`);
-  await p.fill('input[name=email]', ADMIN);
-  await p.click('button[type=submit]');
-  await p.waitForSelector('.notice.ok');
-  await p.goto(await svc.mail.magicLink(ADMIN));
+  const { context, page: p } = await signedInAdmin(svc, browser, ADMIN);
   await p.close();
   return context;
 }

@@ -12,9 +12,9 @@ import { formatMoney, formatRate } from '../../src/web/ui';
 import { campaign, click, identify, partner } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { click as clickAt, daysAgo } from '../support/fixtures';
-import { startService, type TestService } from '../support/service';
+import type { TestService } from '../support/service';
 import { LOCAL_RECEIVERS, registerEndpoint } from '../support/webhooks';
-import { ARTIFACTS, invitePartner, launchBrowser } from './browser';
+import { ARTIFACTS, invitePartner, launchBrowser, startWithAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -30,14 +30,7 @@ let receiver: ReturnType<typeof Bun.serve>;
 
 beforeAll(async () => {
   receiver = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('down', { status: 500 }) });
-  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN, ...LOCAL_RECEIVERS }), launchBrowser()]);
-  admin = await browser.newContext({ viewport: LAPTOP });
-  page = await admin.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  ({ svc, browser, context: admin, page } = await startWithAdmin({ ADMIN_EMAILS: ADMIN, ...LOCAL_RECEIVERS }, ADMIN));
 }, 60_000);
 
 afterAll(async () => {

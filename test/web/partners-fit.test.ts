@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { campaign, partner } from '../support/chain';
 import { click } from '../support/fixtures';
-import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, invitePartner, launchBrowser, signInAsAdmin } from './browser';
+import type { TestService } from '../support/service';
+import { ARTIFACTS, invitePartner, startWithAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -16,10 +16,7 @@ let admin: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
-  admin = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  page = await admin.newPage();
-  await signInAsAdmin(svc, page, ADMIN);
+  ({ svc, browser, context: admin, page } = await startWithAdmin({ ADMIN_EMAILS: ADMIN }, ADMIN));
   const campaignId = await campaign(svc, { rules: [{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }] });
   const group = await svc.api('POST', '/v1/groups', { body: { name: 'Premium resellers and agencies', rules: [] } });
   for (let i = 0; i < 4; i++) {

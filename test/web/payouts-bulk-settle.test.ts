@@ -4,11 +4,11 @@
 // again); payouts a called rail settles (PayPal's API) cannot be ticked, nor forced by a post. Each
 // payout paid emits payout.paid and one "payout sent" email. Screenshots at 1366 and 390 px.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { insertCampaign, insertCommission } from '../support/lifecycle-fixtures';
 import { startPayPalStandIn, type PayPalStandIn } from '../support/paypal-standin';
 import { startService, type TestService } from '../support/service';
-import { invitePartner, launchBrowser, postForm, screenshot } from './browser';
+import { invitePartner, launchBrowser, postForm, screenshot, signedInAdmin } from './browser';
 
 const ADMIN = 'settler@example.com';
 let svc: TestService;
@@ -53,17 +53,8 @@ afterAll(async () => {
   paypal.stop();
 });
 
-async function admin(width: number): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(width < 500 ? { viewport: { width, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const before = svc.mail.messages.length;
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN, (m) => svc.mail.messages.indexOf(m) >= before));
-  return { context, page };
-}
+/** A signed-in admin's browser at this width. */
+const admin = (width: number) => signedInAdmin(svc, browser, ADMIN, width);
 
 const statusOf = async (id: string) => (await svc.sql`select status, provider_reference, settled_by from payouts where id = ${id}`)[0]!;
 const tick = (page: Page, id: string) => page.check(`#payouts tr[data-id="${id}"] input[name=ids]`);

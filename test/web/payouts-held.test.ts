@@ -4,11 +4,11 @@
 // who. Once one partner can be paid, the list says what is due and how many are held. Chromium,
 // screenshots at 1366 and 390 px.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { insertCampaign, insertCommission } from '../support/lifecycle-fixtures';
 import { startService, type TestService } from '../support/service';
 import { startStripeStandIn, type StripeStandIn } from '../support/stripe-standin';
-import { invitePartner, launchBrowser, screenshot } from './browser';
+import { invitePartner, launchBrowser, screenshot, signedInAdmin } from './browser';
 
 const ADMIN = 'held@example.com';
 let svc: TestService;
@@ -42,17 +42,7 @@ afterAll(async () => {
 });
 
 /** A signed-in admin's browser at this width. */
-async function admin(width: number): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(width < 500 ? { viewport: { width, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const before = svc.mail.messages.length;
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN, (m) => svc.mail.messages.indexOf(m) >= before));
-  return { context, page };
-}
+const admin = (width: number) => signedInAdmin(svc, browser, ADMIN, width);
 
 const WHY = 'Why: payout method changed (1 partner); Stripe account not ready: onboarding not finished (1 partner)';
 

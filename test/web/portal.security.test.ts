@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, Page } from 'playwright-core';
 import { BROWSER_UA, campaign, clickStored } from '../support/chain';
 import { startService, type TestService } from '../support/service';
-import { invitePartner, launchBrowser, newPage, postForm, screenshot } from './browser';
+import { invitePartner, launchBrowser, newPage, postForm, screenshot, startCrossSitePoster } from './browser';
 
 const XSS_NAME = '<script>alert(1)</script>';
 const XSS_CAMPAIGN = '<img src=x onerror=alert(2)>';
@@ -50,18 +50,7 @@ beforeAll(async () => {
   await svc.api('POST', `/v1/commissions/${c!.id}/approve`);
   expect((await svc.api('POST', '/v1/payouts/run')).status).toBe(200);
 
-  attacker = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(req) {
-      const target = new URL(req.url).searchParams.get('target')!;
-      const fields = [...new URL(req.url).searchParams].filter(([k]) => k !== 'target');
-      const inputs = fields.map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`).join('');
-      return new Response(`<!doctype html><form id="f" method="post" action="${target}">${inputs}</form><script>document.getElementById('f').submit()</script>`, {
-        headers: { 'content-type': 'text/html' },
-      });
-    },
-  });
+  attacker = startCrossSitePoster();
 
   mallory = (await newPage(browser)).page;
   bob = (await newPage(browser)).page;

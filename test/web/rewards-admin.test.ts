@@ -8,13 +8,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { campaign, click, identify } from '../support/chain';
 import { startService, type TestService } from '../support/service';
-import { invitePartner, launchBrowser, postForm, screenshot } from './browser';
+import { invitePartner, LAPTOP, launchBrowser, postForm, screenshot, screenshotBothWidths } from './browser';
 
 setDefaultTimeout(40_000);
 
 const ADMIN = 'boss@example.com';
-const LAPTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 let svc: TestService;
 let browser: Browser;
@@ -33,16 +31,6 @@ async function sale(partnerId: string, userId: string, amount: number): Promise<
   const res = await svc.api('POST', '/v1/events', { body: { userId, type: 'invoice_paid', amount, currency: 'EUR' } });
   expect(res.status).toBe(201);
   return res.body.id;
-}
-
-/** Both screen sizes of the page as it is, and no sideways scroll on the phone. */
-async function shoot(p: Page, name: string): Promise<void> {
-  await p.setViewportSize(LAPTOP);
-  await screenshot(p, `${name}-1366`);
-  await p.setViewportSize(PHONE);
-  await screenshot(p, `${name}-390`);
-  expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
-  await p.setViewportSize(LAPTOP);
 }
 
 const groupOf = async (id: string) => ((await svc.sql`select group_id from partners where id = ${id}`)[0]!.group_id as string | null) ?? null;
@@ -130,7 +118,7 @@ describe('groups', () => {
     expect(await item.locator('[data-stat=rules] .trunc').getAttribute('title')).toBe(
       'In Pro plan: 30% of every paid invoice; 40% from 100.00 EUR revenue (measured over the last 60 days)',
     );
-    await shoot(page, 'rewards-groups');
+    await screenshotBothWidths(page, 'rewards-groups');
   });
 
   test('edit: a rule for every campaign added with script, the summary follows, a bad percent saves nothing', async () => {
@@ -151,7 +139,7 @@ describe('groups', () => {
     expect(await page.textContent('.notice.ok')).toBe('Group saved.');
     const [row] = await svc.sql`select rules from partner_groups where id = ${groupId}`;
     expect(row!.rules[1]).toEqual({ eventType: 'signup', kind: 'flat', amount: '5' });
-    await shoot(page, 'rewards-group-edit');
+    await screenshotBothWidths(page, 'rewards-group-edit');
   });
 
   test('without script: "Add another tier" posts back with one more empty tier row, typing kept; empty tier rows are ignored on save', async () => {
@@ -197,7 +185,7 @@ describe('partners and groups', () => {
     await page.check(`#partners tr[data-id="${bob}"] input[name=ids]`);
     expect(await page.textContent('#bulk-bar [data-bulk-count]')).toBe('2 selected');
     await page.selectOption('#bulk-group', groupId);
-    await shoot(page, 'rewards-partners-bulk-move');
+    await screenshotBothWidths(page, 'rewards-partners-bulk-move');
     await page.click('#bulk-bar button:has-text("Move to group…")');
     expect(await page.textContent('h1')).toBe('Move 2 partners to Top affiliates');
     expect(await page.locator('#bulk-targets li').count()).toBe(2);
@@ -215,7 +203,7 @@ describe('partners and groups', () => {
     expect(gone.status).toBe(400);
     expect(gone.text).toContain('that group no longer exists');
     expect(await groupOf(ada)).toBeNull();
-    await shoot(page, 'rewards-partners-move-confirm');
+    await screenshotBothWidths(page, 'rewards-partners-move-confirm');
     await page.click('button:has-text("Move 2 partners")');
     expect(await page.textContent('.notice.ok')).toBe('Moved 2 partners.');
     expect([await groupOf(ada), await groupOf(bob), await groupOf(cy)]).toEqual([groupId, groupId, null]);
@@ -297,7 +285,7 @@ describe('which rules paid, and recruit overrides', () => {
     );
     expect(sources.sort()).toEqual(['Recruit override of Cy Cooper', 'invoice_paid campaign rules', 'invoice_paid group rules'].sort());
     expect(await page.getAttribute('[data-rule-source=group]', 'title')).toContain("rules of the partner's group");
-    await shoot(page, 'rewards-commissions');
+    await screenshotBothWidths(page, 'rewards-commissions');
 
     // the event page: both of Cy's sale's commissions, the override naming its recruit
     await page.goto(`${svc.url}/admin/events/${cyEvent}`);
@@ -310,7 +298,7 @@ describe('which rules paid, and recruit overrides', () => {
     expect(await recruit.locator('td.lead').textContent()).toBe('Cy Cooper');
     expect(await recruit.locator('[data-stat=earnings]').textContent()).toBe('4.00 EUR');
     expect(await page.locator('#commissions .override').textContent()).toBe('Recruit override of Cy Cooper');
-    await shoot(page, 'rewards-partner-page');
+    await screenshotBothWidths(page, 'rewards-partner-page');
 
     // reversing Cy's commission reverses the override: the recruit's earnings drop out
     const [cyCommission] = await svc.sql`select id from commissions where partner_id = ${cy}`;
@@ -343,7 +331,7 @@ describe('recruits that applied', () => {
     await page.goto(`${svc.url}/admin/partners/${dee}`);
     expect(await page.textContent('#partner-status')).toBe('Applied');
     await page.goto(`${svc.url}/admin/partners/${ada}#recruits`);
-    await shoot(page, 'rewards-recruit-statuses');
+    await screenshotBothWidths(page, 'rewards-recruit-statuses');
   });
 });
 
@@ -374,7 +362,7 @@ describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
     await page.fill('input[name=recruiterPercent]', '12.5');
     // the summary in words follows the typing, tiers included
     await page.locator('#rule-summary li:has-text("35% from 150.00 EUR revenue")').waitFor();
-    await shoot(page, 'rewards-campaign-tiers');
+    await screenshotBothWidths(page, 'rewards-campaign-tiers');
     await page.click('#preview-button');
     expect(await page.textContent('h1')).toBe('Preview the new rules of Pro plan');
     const draft = [{ eventType: 'invoice_paid', kind: 'percent', percent: 25, tiers: [{ minRevenue: '150', percent: 35 }] }];
@@ -397,7 +385,7 @@ describe('the campaign rule editor: tiers, recruiter percent, preview', () => {
     expect(await page.textContent('#preview-terms li')).toBe('25% of every paid invoice; 35% from 150.00 EUR revenue (measured over the last 30 days).');
     // nothing written by the preview
     expect((await svc.sql`select rules from campaigns where id = ${pro}`)[0]!.rules).toEqual([{ eventType: 'invoice_paid', kind: 'percent', percent: 20 }]);
-    await shoot(page, 'rewards-preview');
+    await screenshotBothWidths(page, 'rewards-preview');
 
     // back to editing: the form as typed
     await page.click('button:has-text("Back to editing")');

@@ -7,12 +7,10 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { campaign, click, identify } from '../support/chain';
 import { startService, type TestService } from '../support/service';
-import { invitePartner, launchBrowser, screenshot, signInThroughPortal } from './browser';
+import { invitePartner, LAPTOP, launchBrowser, PHONE, screenshotBothWidths, signInThroughPortal } from './browser';
 
 setDefaultTimeout(40_000);
 
-const LAPTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 let svc: TestService;
 let browser: Browser;
@@ -27,15 +25,6 @@ async function sale(partnerId: string, userId: string, amount: number): Promise<
   await identify(svc, userId, [clickId]);
   const res = await svc.api('POST', '/v1/events', { body: { userId, type: 'invoice_paid', amount, currency: 'EUR' } });
   expect(res.status).toBe(201);
-}
-
-async function shoot(p: Page, name: string): Promise<void> {
-  await p.setViewportSize(LAPTOP);
-  await screenshot(p, `${name}-1366`);
-  await p.setViewportSize(PHONE);
-  await screenshot(p, `${name}-390`);
-  expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
-  await p.setViewportSize(LAPTOP);
 }
 
 beforeAll(async () => {
@@ -86,7 +75,7 @@ describe('tiers on the home', () => {
     expect(await card.locator('.meter-text').allTextContents()).toEqual(['700.00 EUR of 2,000.00 EUR · 1,300.00 EUR to go', '3 of 5 · 2 to go']);
     // the terms say the tiers too
     expect(await page.locator('#terms-title ~ ul.terms .rules li').first().textContent()).toContain('25% from 500.00 EUR revenue');
-    await shoot(page, 'rewards-portal-home');
+    await screenshotBothWidths(page, 'rewards-portal-home');
   });
 
   test("a group's rates come first in the terms", async () => {
@@ -143,7 +132,7 @@ describe('recruiting', () => {
     expect(await row.locator('[data-stat=earnings]').textContent()).toBe('2.00 EUR');
     // no email of the recruit on the page
     expect(await page.content()).not.toContain('cy@example.com');
-    await shoot(page, 'rewards-portal-recruits');
+    await screenshotBothWidths(page, 'rewards-portal-recruits');
   });
 
   test("another partner sees its own recruiting link and none of Ada's recruits", async () => {

@@ -7,13 +7,11 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startService, type TestService } from '../support/service';
-import { launchBrowser, screenshot, signInAsAdmin } from './browser';
+import { LAPTOP, launchBrowser, screenshot, screenshotBothWidths, signInAsAdmin } from './browser';
 
 setDefaultTimeout(40_000);
 
 const ADMIN = 'boss@operator.example';
-const LAPTOP = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 let svc: TestService;
 let browser: Browser;
@@ -21,16 +19,6 @@ let plain: BrowserContext;
 let page: Page;
 
 const stored = async () => (await svc.sql`select application_questions from settings`)[0]!.application_questions;
-
-/** The page at both widths, no sideways scroll on the phone. */
-async function shoot(p: Page, name: string): Promise<void> {
-  await p.setViewportSize(LAPTOP);
-  await screenshot(p, `${name}-1366`);
-  await p.setViewportSize(PHONE);
-  await screenshot(p, `${name}-390`);
-  expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
-  await p.setViewportSize(LAPTOP);
-}
 
 beforeAll(async () => {
   [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
@@ -88,7 +76,7 @@ describe('the Settings page: signup questions', () => {
     expect(await page.inputValue('input[name=questionCount]')).toBe('3');
     expect(await page.inputValue('input[name=q2_key]')).toBe('youtube');
     await page.locator('#questions').scrollIntoViewIfNeeded();
-    await shoot(page, 'settings-questions');
+    await screenshotBothWidths(page, 'settings-questions');
   });
 
   test('bad input shows beside each field, with a notice; nothing changes', async () => {
@@ -133,7 +121,7 @@ describe('an application shows its answers under the questions asked', () => {
     expect(await item.locator('dl.answers dd').nth(1).textContent()).toBe('Indie developers');
     expect(await item.locator('dl.answers a.answer-url').nth(1).getAttribute('href')).toBe('https://youtube.com/@ann');
     expect(await item.textContent()).not.toContain('youtube:');
-    await shoot(page, 'admin-application-answers');
+    await screenshotBothWidths(page, 'admin-application-answers');
 
     await page.goto(`${svc.url}/admin/partners/${id}`);
     expect((await page.locator('#partner-application dl.answers dt').allTextContents()).map((t) => t.trim())).toEqual(['Website', 'Who follows you?', 'Your YouTube channel']);

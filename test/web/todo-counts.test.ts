@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newId } from '../../src/lib/ids';
 import { referredUser } from '../support/chain';
-import { startService, type TestService } from '../support/service';
-import { ARTIFACTS, invitePartner, launchBrowser, signInAsAdmin } from './browser';
+import type { TestService } from '../support/service';
+import { ARTIFACTS, invitePartner, startWithAdmin } from './browser';
 
 setDefaultTimeout(60_000);
 
@@ -18,10 +18,7 @@ let admin: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN }), launchBrowser()]);
-  admin = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  page = await admin.newPage();
-  await signInAsAdmin(svc, page, ADMIN);
+  ({ svc, browser, context: admin, page } = await startWithAdmin({ ADMIN_EMAILS: ADMIN }, ADMIN));
 
   // one invite pending, two applications waiting, one declined application
   await invitePartner(svc, { email: 'cy@example.com', name: 'Cy Invited' });

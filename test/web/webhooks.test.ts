@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startService, type TestService } from '../support/service';
 import { LOCAL_RECEIVERS, registerEndpoint, verifyServiceSignature } from '../support/webhooks';
-import { launchBrowser, postForm, screenshot } from './browser';
+import { launchBrowser, postForm, screenshot, signedInAdmin } from './browser';
 
 setDefaultTimeout(30_000);
 
@@ -28,13 +28,7 @@ beforeAll(async () => {
   [svc, browser, receiver] = await Promise.all([startService({ ADMIN_EMAILS: ADMIN, ...LOCAL_RECEIVERS }), launchBrowser(), startReceiver()]);
   // /fail answers 500, everything else 200
   receiver.respond = (request) => (new URL(request.url).pathname === '/fail' ? new Response('down for <b>maintenance</b>', { status: 500 }) : new Response('ok'));
-  admin = await browser.newContext({ viewport: LAPTOP });
-  page = await admin.newPage();
-  await page.goto(`${svc.url}/admin/sign-in`);
-  await page.fill('input[name=email]', ADMIN);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('.notice.ok');
-  await page.goto(await svc.mail.magicLink(ADMIN));
+  ({ context: admin, page } = await signedInAdmin(svc, browser, ADMIN));
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

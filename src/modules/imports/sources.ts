@@ -12,165 +12,134 @@ export type SourceSpec = { partners: FileSpec<ImportedPartner>; customers: FileS
 /** A Stripe customer id (`cus_…`): remembered as the customer's billing id. */
 const stripeId = (value: string | null) => (value !== null && /^cus_[A-Za-z0-9]+$/.test(value) ? value : null);
 
-const rewardful: SourceSpec = {
-  partners: {
-    file: 'affiliates.csv',
-    required: ['id', 'email'],
+/** The first of `columns` that holds a value (later columns are read only when earlier ones are empty). */
+function first<T>(c: Cells, columns: readonly string[], read: (c: Cells, column: string) => T | null): T | null {
+  for (const column of columns) {
+    const value = read(c, column);
+    if (value !== null) return value;
+  }
+  return null;
+}
+
+/**
+ * A partners file. `name` is one column or [first, last]; `payoutEmails` are tried in order.
+ * Cells are checked in this order: email, id, name, token, payout emails, created date.
+ */
+function partnersFile(
+  file: string,
+  columns: { id: string; name: string | readonly [string, string]; token: string; payoutEmails?: readonly string[]; createdAt: string },
+): FileSpec<ImportedPartner> {
+  return {
+    file,
+    required: [columns.id, 'email'],
     read: (c) => {
       const mail = email(c, 'email');
+      const sourceId = need(c, columns.id);
+      const name = typeof columns.name === 'string' ? optional(c, columns.name) ?? mail : fullName(optional(c, columns.name[0]), optional(c, columns.name[1]), mail);
       return {
-        sourceId: need(c, 'id'),
+        sourceId,
         email: mail,
-        name: fullName(optional(c, 'first_name'), optional(c, 'last_name'), mail),
-        token: optional(c, 'token'),
-        payoutEmail: optionalEmail(c, 'paypal_email') ?? optionalEmail(c, 'wise_email'),
-        createdAt: date(c, 'created_at'),
+        name,
+        token: optional(c, columns.token),
+        payoutEmail: first(c, columns.payoutEmails ?? [], optionalEmail),
+        createdAt: date(c, columns.createdAt),
       };
     },
-  },
-  customers: {
-    file: 'referrals.csv',
-    required: ['id', 'affiliate_id', 'stripe_customer_id'],
+  };
+}
+
+/**
+ * A customers file: the customer's user id here is the `customer` cell (a Stripe id is remembered
+ * as such), or `<source>:<id>` when it is empty. `createdAt` columns are tried in order.
+ */
+function customersFile(
+  source: ImportSource,
+  file: string,
+  columns: { id: string; partner: string; customer: string; createdAt: readonly string[] },
+): FileSpec<ImportedCustomer> {
+  return {
+    file,
+    required: [...new Set([columns.id, columns.partner, columns.customer])],
     read: (c) => {
-      const id = need(c, 'id');
-      const customer = optional(c, 'stripe_customer_id');
+      const id = need(c, columns.id);
+      const customer = optional(c, columns.customer);
       return {
         sourceId: id,
-        partnerSourceId: need(c, 'affiliate_id'),
-        userId: customer ?? `rewardful:${id}`,
+        partnerSourceId: need(c, columns.partner),
+        userId: customer ?? `${source}:${id}`,
         stripeCustomerId: stripeId(customer),
-        createdAt: date(c, 'became_conversion_at') ?? date(c, 'created_at'),
+        createdAt: first(c, columns.createdAt, date),
       };
     },
-  },
-  commissions: {
-    file: 'commissions.csv',
-    required: ['id', 'affiliate_id', 'referral_id', 'amount_cents', 'currency', 'state'],
+  };
+}
+
+/** A commissions file: amounts in whole cents, the state cell mapped through `states`; `paidAt` only where the file has one. */
+function commissionsFile(
+  file: string,
+  columns: { id: string; partner: string; customer: string; amount: string; state: string; states: Record<string, ImportedStatus>; paidAt?: string },
+): FileSpec<ImportedCommission> {
+  return {
+    file,
+    required: [columns.id, columns.partner, columns.customer, columns.amount, 'currency', columns.state],
     read: (c) => ({
-      sourceId: need(c, 'id'),
-      partnerSourceId: need(c, 'affiliate_id'),
-      customerSourceId: optional(c, 'referral_id'),
-      amount: cents(c, 'amount_cents'),
+      sourceId: need(c, columns.id),
+      partnerSourceId: need(c, columns.partner),
+      customerSourceId: optional(c, columns.customer),
+      amount: cents(c, columns.amount),
       currency: currency(c, 'currency'),
-      status: state(c, 'state', { pending: 'accrued', due: 'approved', paid: 'paid', voided: 'reversed' }),
+      status: state(c, columns.state, columns.states),
       createdAt: date(c, 'created_at'),
-      paidAt: date(c, 'paid_at'),
+      paidAt: columns.paidAt === undefined ? null : date(c, columns.paidAt),
     }),
-  },
+  };
+}
+
+const rewardful: SourceSpec = {
+  partners: partnersFile('affiliates.csv', { id: 'id', name: ['first_name', 'last_name'], token: 'token', payoutEmails: ['paypal_email', 'wise_email'], createdAt: 'created_at' }),
+  customers: customersFile('rewardful', 'referrals.csv', { id: 'id', partner: 'affiliate_id', customer: 'stripe_customer_id', createdAt: ['became_conversion_at', 'created_at'] }),
+  commissions: commissionsFile('commissions.csv', {
+    id: 'id', partner: 'affiliate_id', customer: 'referral_id', amount: 'amount_cents', paidAt: 'paid_at',
+    state: 'state', states: { pending: 'accrued', due: 'approved', paid: 'paid', voided: 'reversed' },
+  }),
 };
 
+const PROMOTER_STATES: Record<string, ImportedStatus> = { pending: 'accrued', approved: 'approved', denied: 'reversed' };
+const promoterCommissions = commissionsFile('commissions.csv', {
+  id: 'id', partner: 'promoter_id', customer: 'referral_id', amount: 'amount_cents', state: 'status', states: PROMOTER_STATES,
+});
+
 const firstpromoter: SourceSpec = {
-  partners: {
-    file: 'promoters.csv',
-    required: ['id', 'email'],
-    read: (c) => {
-      const mail = email(c, 'email');
-      return { sourceId: need(c, 'id'), email: mail, name: optional(c, 'name') ?? mail, token: optional(c, 'ref_token'), payoutEmail: null, createdAt: date(c, 'created_at') };
-    },
-  },
-  customers: {
-    file: 'referrals.csv',
-    required: ['id', 'promoter_id', 'uid'],
-    read: (c) => {
-      const id = need(c, 'id');
-      const uid = optional(c, 'uid');
-      return { sourceId: id, partnerSourceId: need(c, 'promoter_id'), userId: uid ?? `firstpromoter:${id}`, stripeCustomerId: stripeId(uid), createdAt: date(c, 'created_at') };
-    },
-  },
+  partners: partnersFile('promoters.csv', { id: 'id', name: 'name', token: 'ref_token', createdAt: 'created_at' }),
+  customers: customersFile('firstpromoter', 'referrals.csv', { id: 'id', partner: 'promoter_id', customer: 'uid', createdAt: ['created_at'] }),
   commissions: {
-    file: 'commissions.csv',
-    required: ['id', 'promoter_id', 'referral_id', 'amount_cents', 'currency', 'status'],
+    ...promoterCommissions,
     read: (c) => {
-      const status: ImportedStatus = state(c, 'status', { pending: 'accrued', approved: 'approved', denied: 'reversed' });
-      return {
-        sourceId: need(c, 'id'),
-        partnerSourceId: need(c, 'promoter_id'),
-        customerSourceId: optional(c, 'referral_id'),
-        amount: cents(c, 'amount_cents'),
-        currency: currency(c, 'currency'),
-        // is_paid marks an approved commission that has been paid out
-        status: status !== 'reversed' && flag(c, 'is_paid') ? 'paid' : status,
-        createdAt: date(c, 'created_at'),
-        paidAt: null,
-      };
+      // the status cell is checked before the others; is_paid marks an approved commission that has been paid out
+      const status = state(c, 'status', PROMOTER_STATES);
+      const row = promoterCommissions.read(c);
+      return status !== 'reversed' && flag(c, 'is_paid') ? { ...row, status: 'paid' } : row;
     },
   },
 };
 
 const tolt: SourceSpec = {
-  partners: {
-    file: 'partners.csv',
-    required: ['id', 'email'],
-    read: (c) => {
-      const mail = email(c, 'email');
-      return {
-        sourceId: need(c, 'id'),
-        email: mail,
-        name: fullName(optional(c, 'first_name'), optional(c, 'last_name'), mail),
-        token: optional(c, 'link_param_value'),
-        payoutEmail: null,
-        createdAt: date(c, 'created_at'),
-      };
-    },
-  },
-  customers: {
-    file: 'customers.csv',
-    required: ['id', 'partner_id', 'customer_id'],
-    read: (c) => {
-      const id = need(c, 'id');
-      const customer = optional(c, 'customer_id');
-      return { sourceId: id, partnerSourceId: need(c, 'partner_id'), userId: customer ?? `tolt:${id}`, stripeCustomerId: stripeId(customer), createdAt: date(c, 'created_at') };
-    },
-  },
-  commissions: {
-    file: 'commissions.csv',
-    required: ['id', 'partner_id', 'customer_id', 'amount', 'currency', 'status'],
-    read: (c) => ({
-      sourceId: need(c, 'id'),
-      partnerSourceId: need(c, 'partner_id'),
-      customerSourceId: optional(c, 'customer_id'),
-      amount: cents(c, 'amount'),
-      currency: currency(c, 'currency'),
-      status: state(c, 'status', { pending: 'accrued', approved: 'approved', paid: 'paid', rejected: 'reversed' }),
-      createdAt: date(c, 'created_at'),
-      paidAt: null,
-    }),
-  },
+  partners: partnersFile('partners.csv', { id: 'id', name: ['first_name', 'last_name'], token: 'link_param_value', createdAt: 'created_at' }),
+  customers: customersFile('tolt', 'customers.csv', { id: 'id', partner: 'partner_id', customer: 'customer_id', createdAt: ['created_at'] }),
+  commissions: commissionsFile('commissions.csv', {
+    id: 'id', partner: 'partner_id', customer: 'customer_id', amount: 'amount',
+    state: 'status', states: { pending: 'accrued', approved: 'approved', paid: 'paid', rejected: 'reversed' },
+  }),
 };
 
+// PartnerStack's links carry the partner key itself (?ps_partner_key=…), and its customer key is the user id
 const partnerstack: SourceSpec = {
-  partners: {
-    file: 'partners.csv',
-    required: ['partner_key', 'email'],
-    read: (c) => {
-      const mail = email(c, 'email');
-      const key = need(c, 'partner_key');
-      // PartnerStack's links carry the partner key itself (?ps_partner_key=…)
-      return { sourceId: key, email: mail, name: fullName(optional(c, 'first_name'), optional(c, 'last_name'), mail), token: key, payoutEmail: null, createdAt: date(c, 'joined_at') };
-    },
-  },
-  customers: {
-    file: 'customers.csv',
-    required: ['customer_key', 'partner_key'],
-    read: (c) => {
-      const key = need(c, 'customer_key');
-      return { sourceId: key, partnerSourceId: need(c, 'partner_key'), userId: key, stripeCustomerId: stripeId(key), createdAt: date(c, 'created_at') };
-    },
-  },
-  commissions: {
-    file: 'rewards.csv',
-    required: ['reward_key', 'partner_key', 'customer_key', 'amount', 'currency', 'status'],
-    read: (c) => ({
-      sourceId: need(c, 'reward_key'),
-      partnerSourceId: need(c, 'partner_key'),
-      customerSourceId: optional(c, 'customer_key'),
-      amount: cents(c, 'amount'),
-      currency: currency(c, 'currency'),
-      status: state(c, 'status', { hold: 'accrued', pending: 'accrued', approved: 'approved', declined: 'reversed', paid: 'paid' }),
-      createdAt: date(c, 'created_at'),
-      paidAt: null,
-    }),
-  },
+  partners: partnersFile('partners.csv', { id: 'partner_key', name: ['first_name', 'last_name'], token: 'partner_key', createdAt: 'joined_at' }),
+  customers: customersFile('partnerstack', 'customers.csv', { id: 'customer_key', partner: 'partner_key', customer: 'customer_key', createdAt: ['created_at'] }),
+  commissions: commissionsFile('rewards.csv', {
+    id: 'reward_key', partner: 'partner_key', customer: 'customer_key', amount: 'amount',
+    state: 'status', states: { hold: 'accrued', pending: 'accrued', approved: 'approved', declined: 'reversed', paid: 'paid' },
+  }),
 };
 
 export const SOURCES: Record<ImportSource, SourceSpec> = { rewardful, firstpromoter, tolt, partnerstack };

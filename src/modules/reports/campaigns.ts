@@ -122,6 +122,28 @@ export async function campaignTotals(sql: Sql, input: { campaignId: string } & S
   return found ?? { campaignId: input.campaignId, partners: 0, money: [], ...ZERO };
 }
 
+/** The numbers of a per-partner or per-link query as it selects them (numberColumns). */
+type NumberRow = { clicks: number; filtered: number; converted: number; conversions: number; revenue: bigint; commissions: bigint };
+
+/**
+ * The numbers columns of a per-partner or per-link query, from its CTEs k (clicks, filtered apart),
+ * cv (converted clicks), v (first conversions, revenue), m (commissions) and roll (rollup days).
+ */
+const numberColumns = (sql: Sql) => sql`
+           coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(k.filtered, 0) + coalesce(roll.filtered, 0) as filtered,
+           coalesce(cv.n, 0) + coalesce(roll.converted, 0) as converted,
+           coalesce(v.n, 0) + coalesce(roll.conversions, 0) as conversions, (coalesce(v.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
+           (coalesce(m.n, 0) + coalesce(roll.commissions, 0))::bigint as commissions`;
+
+const numbersOf = (r: NumberRow): Numbers => ({
+  clicks: r.clicks,
+  filteredClicks: r.filtered,
+  convertedClicks: r.converted,
+  conversions: r.conversions,
+  revenue: BigInt(r.revenue),
+  commissions: BigInt(r.commissions),
+});
+
 export type CampaignPartner = Numbers & { id: string; name: string; email: string; status: PartnerStatus };
 
 /**
@@ -136,7 +158,7 @@ export async function campaignPartners(
   const parts = splitSpan({ start, end });
   const span = parts.raw;
   const rows = await sql<
-    { id: string; name: string; email: string; status: CampaignPartner['status']; clicks: number; filtered: number; converted: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
+    (NumberRow & { id: string; name: string; email: string; status: CampaignPartner['status']; total: number })[]
   >`
     with k as (
       select c.partner_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
@@ -159,10 +181,7 @@ export async function campaignPartners(
     ${rollCte(sql, 'partner_id', sql`r.partner_id <> '' and r.campaign_id = ${id} and r.link_id = ''`, currency, rollupWhen(sql, 'r', parts.days))}
     select p.id, p.name, p.email,
            partner_status(p) as status,
-           coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(k.filtered, 0) + coalesce(roll.filtered, 0) as filtered,
-           coalesce(cv.n, 0) + coalesce(roll.converted, 0) as converted,
-           coalesce(v.n, 0) + coalesce(roll.conversions, 0) as conversions, (coalesce(v.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
-           (coalesce(m.n, 0) + coalesce(roll.commissions, 0))::bigint as commissions, count(*) over ()::int as total
+           ${numberColumns(sql)}, count(*) over ()::int as total
     from partner_campaigns pc
     join partners p on p.id = pc.partner_id
     left join k on k.partner_id = p.id left join cv on cv.partner_id = p.id left join v on v.partner_id = p.id left join m on m.partner_id = p.id
@@ -177,12 +196,7 @@ export async function campaignPartners(
       name: r.name,
       email: r.email,
       status: r.status,
-      clicks: r.clicks,
-      filteredClicks: r.filtered,
-      convertedClicks: r.converted,
-      conversions: r.conversions,
-      revenue: BigInt(r.revenue),
-      commissions: BigInt(r.commissions),
+      ...numbersOf(r),
     })),
   };
 }
@@ -202,7 +216,7 @@ export async function campaignLinks(
   const parts = splitSpan({ start, end });
   const span = parts.raw;
   const rows = await sql<
-    { id: string; slug: string; partner_id: string; partner_name: string; clicks: number; filtered: number; converted: number; conversions: number; revenue: bigint; commissions: bigint; total: number }[]
+    (NumberRow & { id: string; slug: string; partner_id: string; partner_name: string; total: number })[]
   >`
     with k as (
       select c.link_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
@@ -230,10 +244,7 @@ export async function campaignLinks(
     ),
     ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id <> ''`, currency, rollupWhen(sql, 'r', parts.days))}
     select l.id, l.slug, l.partner_id, p.name as partner_name,
-           coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(k.filtered, 0) + coalesce(roll.filtered, 0) as filtered,
-           coalesce(cv.n, 0) + coalesce(roll.converted, 0) as converted,
-           coalesce(v.n, 0) + coalesce(roll.conversions, 0) as conversions, (coalesce(v.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
-           (coalesce(m.n, 0) + coalesce(roll.commissions, 0))::bigint as commissions, count(*) over ()::int as total
+           ${numberColumns(sql)}, count(*) over ()::int as total
     from links l
     join partners p on p.id = l.partner_id
     left join k on k.link_id = l.id left join cv on cv.link_id = l.id left join v on v.link_id = l.id left join m on m.link_id = l.id
@@ -248,12 +259,7 @@ export async function campaignLinks(
       slug: r.slug,
       partnerId: r.partner_id,
       partnerName: r.partner_name,
-      clicks: r.clicks,
-      filteredClicks: r.filtered,
-      convertedClicks: r.converted,
-      conversions: r.conversions,
-      revenue: BigInt(r.revenue),
-      commissions: BigInt(r.commissions),
+      ...numbersOf(r),
     })),
   };
 }

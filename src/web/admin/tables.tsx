@@ -214,32 +214,34 @@ function ListTable<T extends { id: string; partnerId: string }>(props: {
   );
 }
 
-export function CommissionsTable(props: {
-  commissions: Commission[];
+/** What the commissions and payouts tables take besides their rows. */
+type MoneyTableProps<T> = {
   names: Names;
   caption: string;
-  /** Without the partner column (on the partner's own page); the event leads the row then. */
+  /** Without the partner column (on the partner's own page). */
   onePartner?: boolean;
   /** A leading cell per row (the bulk form's checkbox). */
-  select?: (c: Commission) => Children;
+  select?: (row: T) => Children;
   /** The bulk form the select-all box of the header ticks for. */
   selectAll?: string;
   /** Sortable date and amount headers. */
   sorting?: Sorting<'date' | 'amount'>;
   /** The row's "⋯" menu. */
-  actions?: (c: Commission) => RowActions;
-}) {
+  actions?: (row: T) => RowActions;
+};
+
+/** The props a money table hands on to ListTable as they are. */
+const handedOn = <T,>(props: MoneyTableProps<T>) => ({ caption: props.caption, names: props.names, select: props.select, selectAll: props.selectAll, actions: props.actions });
+
+/** Commissions; with `onePartner` the event leads the row. */
+export function CommissionsTable(props: MoneyTableProps<Commission> & { commissions: Commission[] }) {
   return (
     <ListTable
       id="commissions"
       rows={props.commissions}
-      caption={props.caption}
       noun="commission"
       menu="cm"
-      names={props.names}
-      select={props.select}
-      selectAll={props.selectAll}
-      actions={props.actions}
+      {...handedOn(props)}
       head={
         <>
           <th scope="col">{props.onePartner ? 'Event' : 'Partner'}</th>
@@ -282,28 +284,14 @@ export function CommissionsTable(props: {
   );
 }
 
-export function PayoutsTable(props: {
-  payouts: PayoutView[];
-  names: Names;
-  caption: string;
-  onePartner?: boolean;
-  /** A leading cell per row (the bulk form's checkbox), and the form its header's select-all ticks for. */
-  select?: (p: PayoutView) => Children;
-  selectAll?: string;
-  sorting?: Sorting<'date' | 'amount'>;
-  actions?: (p: PayoutView) => RowActions;
-}) {
+export function PayoutsTable(props: MoneyTableProps<PayoutView> & { payouts: PayoutView[] }) {
   return (
     <ListTable
       id="payouts"
       rows={props.payouts}
-      caption={props.caption}
       noun="payout"
       menu="po"
-      names={props.names}
-      select={props.select}
-      selectAll={props.selectAll}
-      actions={props.actions}
+      {...handedOn(props)}
       head={
         <>
           {!props.onePartner && <th scope="col">Partner</th>}
