@@ -5,8 +5,12 @@
 // in the bucket of the click their sale was attributed through (a sale split over several touches
 // counts once in each of their buckets, so a breakdown's conversions may add up to more than the
 // total). Sales through a promotion code have no click and are in no bucket.
+//
+// Clicks over whole days come from the breakdown rollups (migrations/0061_click_breakdown_rollups.sql,
+// kept by a trigger on clicks, so they outlive CLICK_RETENTION_DAYS); today and part-days from the
+// clicks themselves (splitSpan), each moment once.
 import type { Sql } from '../../db';
-import { creditedClick, firstSale, idWithin, within, type Span } from './figures';
+import { creditedClick, firstSale, idWithinAny, rollupWhen, splitSpan, within, withinAny, type Span } from './figures';
 
 export const DIMENSIONS = [
   { key: 'sub', column: 'sub_id', label: 'Sub-ID' },
@@ -34,15 +38,27 @@ type Fragment = ReturnType<Sql>;
 
 const CLICK_COLUMNS = 'c.sub_id, c.country, c.device, c.browser, c.referrer_domain';
 
-/** The scope as conditions on the clicks `c` (and on the attributions `a` for conversions). */
-function clickScope(sql: Sql, scope: TrafficScope, span: Span): Fragment {
+/** The scope as conditions on the clicks `c` in any of `spans`. */
+function clickScope(sql: Sql, scope: TrafficScope, spans: Span[]): Fragment {
   const parts: Fragment[] = [];
   if (scope.linkId) parts.push(sql`and c.link_id = ${scope.linkId}`);
   if (scope.partnerId) parts.push(sql`and c.partner_id = ${scope.partnerId}`);
   if (scope.campaignId) parts.push(sql`and c.campaign_id = ${scope.campaignId}`);
   // by a link or partner: their (…, created_at) indexes; by a campaign alone or the whole program: the ids' time
-  const time = scope.linkId || scope.partnerId ? within(sql, 'c.created_at', span) : idWithin(sql, 'c.id', 'click', span);
+  const time = scope.linkId || scope.partnerId ? withinAny(sql, 'c.created_at', spans) : idWithinAny(sql, 'c.id', 'click', spans);
   return sql`${time} ${parts.reduce((a, b) => sql`${a} ${b}`, sql``)}`;
+}
+
+/**
+ * The scope as the breakdown rollups' grain, on `r`: a link's rows (its partner and campaign, when
+ * given too, must be the link's), else the partner's, the campaign's or the partner's in the campaign.
+ */
+function rollupScope(sql: Sql, scope: TrafficScope): Fragment {
+  if (scope.linkId) {
+    return sql`r.link_id = ${scope.linkId} and r.link_id <> ''
+      ${scope.partnerId ? sql`and r.partner_id = ${scope.partnerId}` : sql``} ${scope.campaignId ? sql`and r.campaign_id = ${scope.campaignId}` : sql``}`;
+  }
+  return sql`r.partner_id = ${scope.partnerId ?? ''} and r.campaign_id = ${scope.campaignId ?? ''} and r.link_id = ''`;
 }
 
 function saleScope(sql: Sql, scope: TrafficScope): Fragment {
@@ -53,22 +69,39 @@ function saleScope(sql: Sql, scope: TrafficScope): Fragment {
 
 type Grouped = { sub_id: string | null; country: string | null; device: string | null; browser: string | null; referrer_domain: string | null; g: number; n: number };
 
+/** Credited clicks per bucket: a dimension's key, a value (null: not known) and how many. */
+type Counted = { dimension: Dimension; value: string | null; n: number };
+
 /** Which dimension a grouping-sets row belongs to: `grouping()` has a 0 bit for each column grouped by (the first column highest). */
 const GROUPING = `grouping(${CLICK_COLUMNS})`;
 
+/** A click's five buckets, one row each (`d.dimension`, `d.value`), as the rollups keep them. */
+const UNPIVOT = `cross join lateral (values ${DIMENSIONS.map((d) => `('${d.key}', c.${d.column})`).join(', ')}) d(dimension, value)`;
+
 /**
- * The breakdowns of `scope`'s traffic over `span`, every dimension at once: one pass over the
- * clicks and one over the range's first sales (GROUPING SETS), not one per dimension.
+ * The breakdowns of `scope`'s traffic over `span`, every dimension at once: the clicks of whole
+ * days from the breakdown rollups and the rest from the clicks, one pass each; the range's first
+ * sales in one pass (GROUPING SETS), not one per dimension.
  */
-export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span }): Promise<Breakdown[]> {
+export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span; now?: Date }): Promise<Breakdown[]> {
   const { scope, span } = input;
+  const parts = splitSpan(span, input.now);
   const sets = sql.unsafe(`grouping sets (${CLICK_COLUMNS.split(', ').map((c) => `(${c})`).join(', ')})`);
-  const [clicks, conversions] = await Promise.all([
-    sql<Grouped[]>`
-      select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(*)::int as n
-      from clicks c
-      where ${creditedClick(sql, 'c')} ${clickScope(sql, scope, span)}
-      group by ${sets}`,
+  const [rolled, raw, conversions] = await Promise.all([
+    parts.days
+      ? sql<Counted[]>`
+          select r.dimension, r.value, sum(r.clicks)::int as n
+          from click_breakdown_facts r
+          where ${rollupScope(sql, scope)} and ${rollupWhen(sql, 'r', parts.days)}
+          group by 1, 2`
+      : [],
+    parts.raw.length > 0
+      ? sql<Counted[]>`
+          select d.dimension, d.value, count(*)::int as n
+          from clicks c ${sql.unsafe(UNPIVOT)}
+          where ${creditedClick(sql, 'c')} ${clickScope(sql, scope, parts.raw)}
+          group by 1, 2`
+      : [],
     sql<Grouped[]>`
       select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(distinct a.user_id)::int as n
       from attributions a join clicks c on c.id = a.click_id
@@ -76,6 +109,7 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
         and ${firstSale(sql, 'a.user_id', 'a.occurred_at')}
       group by ${sets}`,
   ]);
+  const clicks = [...rolled, ...raw];
   return DIMENSIONS.map((d, i) => {
     // grouping() sets a bit for each column not grouped by; this dimension's rows have all but its own
     const mask = 0b11111 ^ (1 << (DIMENSIONS.length - 1 - i));
@@ -85,7 +119,8 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
       if (!row) buckets.set(value, (row = { value, clicks: 0, conversions: 0 }));
       return row;
     };
-    for (const r of clicks) if (r.g === mask) bucket(r[d.column]).clicks += r.n;
+    // a bucket whose clicks were all filtered has rollup rows of 0 credited clicks: no bucket
+    for (const r of clicks) if (r.dimension === d.key && r.n !== 0) bucket(r.value).clicks += r.n;
     for (const r of conversions) if (r.g === mask) bucket(r[d.column]).conversions += r.n;
     // most clicks first, then most conversions; among equals the unknown bucket last, the rest by name
     const sorted = [...buckets.values()].sort(
