@@ -2,9 +2,10 @@
 // after clicks through the redirect (with sub-IDs, countries, devices, browsers, referrers), a bot's
 // filtered click, a batch over several days and links, and a repair of a click, the day and month
 // rows equal a recount of the raw clicks, folded or not (and so does the migration's fill of an
-// existing install); the traffic pages' breakdowns over whole days (rollups) plus today (raw
-// clicks) equal the same breakdowns read from the clicks alone; and after CLICK_RETENTION_DAYS
-// drops an old month of clicks, its breakdowns still show.
+// existing install); the traffic pages' breakdowns over whole days (rollups, for the program and a
+// campaign) plus today (raw clicks) equal the same breakdowns read from the clicks alone, for every
+// scope; and after CLICK_RETENTION_DAYS drops an old month of clicks, the program's and the
+// campaign's breakdowns of those days still show.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
 import { newId } from '../../src/lib/ids';
 import { dropExpiredClickPartitions } from '../../src/modules/links/partitions';
@@ -28,14 +29,14 @@ let bob: string;
 const links: Record<string, { id: string; slug: string; partnerId: string; campaignId: string }> = {};
 
 type Row = Record<string, string | null>;
-const key = (r: Row) => [r.day, r.partner_id, r.campaign_id, r.link_id, r.dimension, r.value ?? '\u0000'].join('|');
+const key = (r: Row) => [r.day, r.campaign_id, r.dimension, r.value ?? '\u0000'].join('|');
 const sorted = (rows: Row[]) => [...rows].map((r) => ({ ...r })).sort((a, b) => (key(a) < key(b) ? -1 : 1));
 
 /** Day rows, month rows and the raw recount by day and by month, in one shape (rows of all zeros left out). */
 async function views() {
   const shape = (from: string, day: string, where = 'true') => `
-    select * from (select ${day} as day, partner_id, campaign_id, link_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered
-      from ${from} where ${where} group by 1, 2, 3, 4, 5, 6) d
+    select * from (select ${day} as day, campaign_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered
+      from ${from} where ${where} group by 1, 2, 3, 4) d
     where clicks <> '0' or filtered <> '0'`;
   return {
     days: await svc.sql.unsafe<Row[]>(shape('click_breakdown_facts', 'day::text', "unit = 'd'")),
@@ -140,7 +141,7 @@ test('clicks of today through the redirect, with sub-IDs and a bot: the rollups 
 
   const [filtered] = await svc.sql`
     select sum(filtered)::int as filtered, sum(clicks)::int as clicks from click_breakdown_facts
-    where unit = 'd' and partner_id = '' and campaign_id = '' and link_id = '' and dimension = 'sub' and value = 'bots-only'`;
+    where unit = 'd' and campaign_id = '' and dimension = 'sub' and value = 'bots-only'`;
   expect(filtered).toEqual({ filtered: 1, clicks: 0 });
   await expectExact('redirect clicks of today');
 });
@@ -199,8 +200,8 @@ test("an existing install: the migration's own fill from the clicks there are eq
       await tx`delete from click_breakdown_deltas`;
       await tx.unsafe(fill);
       const shape = (from: string, day: string, where = 'true') => `
-        select ${day} as day, partner_id, campaign_id, link_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered
-        from ${from} where ${where} group by 1, 2, 3, 4, 5, 6`;
+        select ${day} as day, campaign_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered
+        from ${from} where ${where} group by 1, 2, 3, 4`;
       const days = await tx.unsafe<Row[]>(shape('click_breakdowns', 'day::text', "unit = 'd'"));
       const months = await tx.unsafe<Row[]>(shape('click_breakdowns', 'day::text', "unit = 'm'"));
       expect(days.length).toBeGreaterThan(0);
@@ -213,28 +214,30 @@ test("an existing install: the migration's own fill from the clicks there are eq
     });
 });
 
-test('after the retention drops an old month of clicks, its days still show in the breakdowns', async () => {
+test("after the retention drops an old month of clicks, its days still show in the program's and the campaign's breakdowns", async () => {
   await pastClicks([
     { link: 'ann-main', at: daysAgo(400), sub: 'old-campaign', country: 'JP', device: 'desktop', browser: 'Chrome', referrer: 'old.example' },
-    { link: 'ann-main', at: daysAgo(400), sub: 'old-campaign', country: 'JP', device: 'mobile', browser: 'Safari' },
+    { link: 'bob-main', at: daysAgo(400), sub: 'old-campaign', country: 'JP', device: 'mobile', browser: 'Safari' },
     { link: 'ann-main', at: daysAgo(401), filtered: true, sub: 'old-campaign' },
   ]);
   await foldRollups(svc.sql);
   const span = { start: daysAgo(500), end: new Date(Date.now() + 60_000) };
-  const scope = { linkId: links['ann-main']!.id };
-  const before = await trafficBreakdowns(svc.sql, { scope, span });
-  expect(before.find((b) => b.dimension === 'country')!.rows).toContainEqual({ value: 'JP', clicks: 2, conversions: 0 });
+  const before = { program: await trafficBreakdowns(svc.sql, { scope: {}, span }), pro: await trafficBreakdowns(svc.sql, { scope: { campaignId: pro }, span }) };
+  expect(before.pro.find((b) => b.dimension === 'country')!.rows).toContainEqual({ value: 'JP', clicks: 2, conversions: 0 });
 
   const dropped = await dropExpiredClickPartitions(svc.sql, 365);
   expect(dropped.length).toBeGreaterThan(0);
   const [left] = await svc.sql`select count(*)::int as n from clicks where sub_id = 'old-campaign'`;
   expect(left!.n).toBe(0);
   // the pages' breakdowns are what they were: the old days come from the rollups
-  expect(await trafficBreakdowns(svc.sql, { scope, span })).toEqual(before);
-  const year = await trafficBreakdowns(svc.sql, { scope: {}, span: { start: daysAgo(402), end: daysAgo(399) } });
-  expect(year.find((b) => b.dimension === 'sub')!.rows).toEqual([{ value: 'old-campaign', clicks: 2, conversions: 0 }]);
-  expect(year.find((b) => b.dimension === 'referrer')!.rows).toEqual([
+  expect({ program: await trafficBreakdowns(svc.sql, { scope: {}, span }), pro: await trafficBreakdowns(svc.sql, { scope: { campaignId: pro }, span }) }).toEqual(before);
+  const old = await trafficBreakdowns(svc.sql, { scope: { campaignId: pro }, span: { start: daysAgo(402), end: daysAgo(399) } });
+  expect(old.find((b) => b.dimension === 'sub')!.rows).toEqual([{ value: 'old-campaign', clicks: 2, conversions: 0 }]);
+  expect(old.find((b) => b.dimension === 'referrer')!.rows).toEqual([
     { value: 'old.example', clicks: 1, conversions: 0 },
     { value: null, clicks: 1, conversions: 0 },
   ]);
+  // a link's breakdown reads its clicks: what the retention dropped is gone from it
+  const link = await trafficBreakdowns(svc.sql, { scope: { linkId: links['ann-main']!.id }, span: { start: daysAgo(402), end: daysAgo(399) } });
+  expect(link.find((b) => b.dimension === 'sub')!.rows).toEqual([]);
 });

@@ -6,9 +6,10 @@
 // counts once in each of their buckets, so a breakdown's conversions may add up to more than the
 // total). Sales through a promotion code have no click and are in no bucket.
 //
-// Clicks over whole days come from the breakdown rollups (migrations/0061_click_breakdown_rollups.sql,
-// kept by a trigger on clicks, so they outlive CLICK_RETENTION_DAYS); today and part-days from the
-// clicks themselves (splitSpan), each moment once.
+// The program's and a campaign's clicks over whole days come from the breakdown rollups
+// (migrations/0061_click_breakdown_rollups.sql, kept by a trigger on clicks, so they outlive
+// CLICK_RETENTION_DAYS); today and part-days from the clicks themselves (splitSpan), each moment
+// once. A partner's, a partner's in a campaign and a link's come from their clicks.
 import type { Sql } from '../../db';
 import { creditedClick, firstSale, idWithinAny, rollupWhen, splitSpan, within, withinAny, type Span } from './figures';
 
@@ -49,17 +50,8 @@ function clickScope(sql: Sql, scope: TrafficScope, spans: Span[]): Fragment {
   return sql`${time} ${parts.reduce((a, b) => sql`${a} ${b}`, sql``)}`;
 }
 
-/**
- * The scope as the breakdown rollups' grain, on `r`: a link's rows (its partner and campaign, when
- * given too, must be the link's), else the partner's, the campaign's or the partner's in the campaign.
- */
-function rollupScope(sql: Sql, scope: TrafficScope): Fragment {
-  if (scope.linkId) {
-    return sql`r.link_id = ${scope.linkId} and r.link_id <> ''
-      ${scope.partnerId ? sql`and r.partner_id = ${scope.partnerId}` : sql``} ${scope.campaignId ? sql`and r.campaign_id = ${scope.campaignId}` : sql``}`;
-  }
-  return sql`r.partner_id = ${scope.partnerId ?? ''} and r.campaign_id = ${scope.campaignId ?? ''} and r.link_id = ''`;
-}
+/** Whether the breakdown rollups cover `scope`: the whole program or a campaign (migration 0061). */
+const rolledUp = (scope: TrafficScope) => !scope.partnerId && !scope.linkId;
 
 function saleScope(sql: Sql, scope: TrafficScope): Fragment {
   return sql`${scope.partnerId ? sql`and a.partner_id = ${scope.partnerId}` : sql``}
@@ -79,20 +71,21 @@ const GROUPING = `grouping(${CLICK_COLUMNS})`;
 const UNPIVOT = `cross join lateral (values ${DIMENSIONS.map((d) => `('${d.key}', c.${d.column})`).join(', ')}) d(dimension, value)`;
 
 /**
- * The breakdowns of `scope`'s traffic over `span`, every dimension at once: the clicks of whole
- * days from the breakdown rollups and the rest from the clicks, one pass each; the range's first
- * sales in one pass (GROUPING SETS), not one per dimension.
+ * The breakdowns of `scope`'s traffic over `span`, every dimension at once: the clicks of whole days
+ * from the breakdown rollups (the program, a campaign) and the rest from the clicks, one pass each;
+ * the range's first sales in one pass (GROUPING SETS), not one per dimension.
  */
 export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span; now?: Date }): Promise<Breakdown[]> {
   const { scope, span } = input;
-  const parts = splitSpan(span, input.now);
+  // a partner's or a link's clicks are few enough to read whole, by their (…, created_at) indexes
+  const parts = rolledUp(scope) ? splitSpan(span, input.now) : { days: null, raw: [span] };
   const sets = sql.unsafe(`grouping sets (${CLICK_COLUMNS.split(', ').map((c) => `(${c})`).join(', ')})`);
   const [rolled, raw, conversions] = await Promise.all([
     parts.days
       ? sql<Counted[]>`
           select r.dimension, r.value, sum(r.clicks)::int as n
           from click_breakdown_facts r
-          where ${rollupScope(sql, scope)} and ${rollupWhen(sql, 'r', parts.days)}
+          where r.campaign_id = ${scope.campaignId ?? ''} and ${rollupWhen(sql, 'r', parts.days)}
           group by 1, 2`
       : [],
     parts.raw.length > 0
