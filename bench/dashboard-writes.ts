@@ -20,6 +20,7 @@ export const ROLLUP_TRIGGERS: [table: string, trigger: string][] = [
   ['referrals', 'referrals_rollup'],
   ['referral_touches', 'referral_touches_rollup'],
   ['attributions', 'attributions_rollup'],
+  ['attributions', 'attributions_breakdown'],
   ['commissions', 'commissions_rollup_insert'],
   ['commissions', 'commissions_rollup_update'],
 ];

@@ -1,7 +1,7 @@
 // The traffic breakdowns' rollups are exact (issue 31, migrations/0061_click_breakdown_rollups.sql):
 // after clicks through the redirect (with sub-IDs, countries, devices, browsers, referrers), a bot's
 // filtered click, a batch over several days and links, and a repair of a click, the day and month
-// rows equal a recount of the raw clicks, folded or not (and so does the migration's fill of an
+// rows (clicks, and first sales' conversions) equal a recount of the raw rows, folded or not (and so does the migration's fill of an
 // existing install); the traffic pages' breakdowns over whole days (rollups, for the program and a
 // campaign) plus today (raw clicks) equal the same breakdowns read from the clicks alone, for every
 // scope; and after CLICK_RETENTION_DAYS drops an old month of clicks, the program's and the
@@ -35,9 +35,9 @@ const sorted = (rows: Row[]) => [...rows].map((r) => ({ ...r })).sort((a, b) => 
 /** Day rows, month rows and the raw recount by day and by month, in one shape (rows of all zeros left out). */
 async function views() {
   const shape = (from: string, day: string, where = 'true') => `
-    select * from (select ${day} as day, campaign_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered
+    select * from (select ${day} as day, campaign_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered, sum(conversions)::text as conversions
       from ${from} where ${where} group by 1, 2, 3, 4) d
-    where clicks <> '0' or filtered <> '0'`;
+    where clicks <> '0' or filtered <> '0' or conversions <> '0'`;
   return {
     days: await svc.sql.unsafe<Row[]>(shape('click_breakdown_facts', 'day::text', "unit = 'd'")),
     months: await svc.sql.unsafe<Row[]>(shape('click_breakdown_facts', 'day::text', "unit = 'm'")),
@@ -159,6 +159,16 @@ test('a batch over several days and links, and a repaired click: exact, folded o
   ]);
   await expectExact('a batch of past clicks');
 
+  // first sales of past days through those clicks (and a renewal, never a conversion): a customer
+  // through Ann's youtube click, one through two clicks of hers (a split sale: once in each bucket)
+  await identify(svc, 'cust-2', [ids[2]!]);
+  await identify(svc, 'cust-3', [ids[0]!, ids[4]!]);
+  for (const [userId, at] of [['cust-2', daysAgo(2)], ['cust-2', daysAgo(1)], ['cust-3', daysAgo(1)]] as const) {
+    const res = await svc.api('POST', '/v1/events', { body: { userId, type: 'invoice_paid', amount: 2000, currency: 'USD', occurredAt: at.toISOString() } });
+    expect(res.status).toBe(201);
+  }
+  await expectExact('first sales of past days');
+
   // a repair (the service never changes a click): a credited click found to be a bot's, and a sub-ID corrected
   await svc.sql`update clicks set uncredited_reason = 'bot_click' where id = ${ids[1]!}`;
   await svc.sql`update clicks set sub_id = 'podcast-ep1' where id = ${ids[7]!}`;
@@ -179,11 +189,17 @@ test('a batch over several days and links, and a repaired click: exact, folded o
   const annPro = folded.find((b) => b.scope === 'partner in campaign')!.pages as Awaited<ReturnType<typeof trafficBreakdowns>>;
   const sub = annPro.find((b) => b.dimension === 'sub')!;
   expect(sub.rows).toEqual([
-    // today two (one bought), days ago one more on day 1 (the other became a bot's) and one more after the fold
-    { value: 'newsletter', clicks: 4, conversions: 1 },
+    // today two (one bought), days ago one more on day 1 (the other became a bot's; cust-3 bought) and one more after the fold
+    { value: 'newsletter', clicks: 4, conversions: 2 },
+    { value: 'youtube', clicks: 1, conversions: 1 },
     { value: 'podcast', clicks: 1, conversions: 0 },
     { value: 'podcast-ep1', clicks: 1, conversions: 0 },
-    { value: 'youtube', clicks: 1, conversions: 0 },
+  ]);
+  // the campaign's, whole days from the rollups: Bob's newsletter click too; cust-3's other click was on the Team plan
+  const proSub = (folded.find((b) => b.scope === 'campaign')!.pages as Awaited<ReturnType<typeof trafficBreakdowns>>).find((b) => b.dimension === 'sub')!;
+  expect(proSub.rows.slice(0, 2)).toEqual([
+    { value: 'newsletter', clicks: 5, conversions: 2 },
+    { value: 'youtube', clicks: 1, conversions: 1 },
   ]);
   // a range starting mid-day: a part-day read raw, whole days from the rollups, today raw
   const midDay = { start: new Date(daysAgo(3).getTime() - 3_600_000), end: new Date(Date.now() + 60_000) };
@@ -200,7 +216,7 @@ test("an existing install: the migration's own fill from the clicks there are eq
       await tx`delete from click_breakdown_deltas`;
       await tx.unsafe(fill);
       const shape = (from: string, day: string, where = 'true') => `
-        select ${day} as day, campaign_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered
+        select ${day} as day, campaign_id, dimension, value, sum(clicks)::text as clicks, sum(filtered)::text as filtered, sum(conversions)::text as conversions
         from ${from} where ${where} group by 1, 2, 3, 4`;
       const days = await tx.unsafe<Row[]>(shape('click_breakdowns', 'day::text', "unit = 'd'"));
       const months = await tx.unsafe<Row[]>(shape('click_breakdowns', 'day::text', "unit = 'm'"));
@@ -220,10 +236,15 @@ test("after the retention drops an old month of clicks, its days still show in t
     { link: 'bob-main', at: daysAgo(400), sub: 'old-campaign', country: 'JP', device: 'mobile', browser: 'Safari' },
     { link: 'ann-main', at: daysAgo(401), filtered: true, sub: 'old-campaign' },
   ]);
-  await foldRollups(svc.sql);
+  // a customer who came through the old JP desktop click and bought the next day
+  const [oldClick] = await svc.sql<{ id: string; at: Date }[]>`select id, created_at as at from clicks where sub_id = 'old-campaign' and device = 'desktop'`;
+  await identify(svc, 'cust-old', [oldClick!.id]);
+  const sale = await svc.api('POST', '/v1/events', { body: { userId: 'cust-old', type: 'invoice_paid', amount: 2000, currency: 'USD', occurredAt: new Date(oldClick!.at.getTime() + 60_000).toISOString() } });
+  expect(sale.status).toBe(201);
+  await expectExact('old clicks and a first sale');
   const span = { start: daysAgo(500), end: new Date(Date.now() + 60_000) };
   const before = { program: await trafficBreakdowns(svc.sql, { scope: {}, span }), pro: await trafficBreakdowns(svc.sql, { scope: { campaignId: pro }, span }) };
-  expect(before.pro.find((b) => b.dimension === 'country')!.rows).toContainEqual({ value: 'JP', clicks: 2, conversions: 0 });
+  expect(before.pro.find((b) => b.dimension === 'country')!.rows).toContainEqual({ value: 'JP', clicks: 2, conversions: 1 });
 
   const dropped = await dropExpiredClickPartitions(svc.sql, 365);
   expect(dropped.length).toBeGreaterThan(0);
@@ -231,13 +252,15 @@ test("after the retention drops an old month of clicks, its days still show in t
   expect(left!.n).toBe(0);
   // the pages' breakdowns are what they were: the old days come from the rollups
   expect({ program: await trafficBreakdowns(svc.sql, { scope: {}, span }), pro: await trafficBreakdowns(svc.sql, { scope: { campaignId: pro }, span }) }).toEqual(before);
-  const old = await trafficBreakdowns(svc.sql, { scope: { campaignId: pro }, span: { start: daysAgo(402), end: daysAgo(399) } });
-  expect(old.find((b) => b.dimension === 'sub')!.rows).toEqual([{ value: 'old-campaign', clicks: 2, conversions: 0 }]);
+  // whole days only, so nothing of the range is read from the (dropped) clicks
+  const days = { start: new Date(Math.floor(daysAgo(402).getTime() / 86_400_000) * 86_400_000), end: new Date(Math.floor(daysAgo(398).getTime() / 86_400_000) * 86_400_000) };
+  const old = await trafficBreakdowns(svc.sql, { scope: { campaignId: pro }, span: days });
+  expect(old.find((b) => b.dimension === 'sub')!.rows).toEqual([{ value: 'old-campaign', clicks: 2, conversions: 1 }]);
   expect(old.find((b) => b.dimension === 'referrer')!.rows).toEqual([
-    { value: 'old.example', clicks: 1, conversions: 0 },
+    { value: 'old.example', clicks: 1, conversions: 1 },
     { value: null, clicks: 1, conversions: 0 },
   ]);
   // a link's breakdown reads its clicks: what the retention dropped is gone from it
-  const link = await trafficBreakdowns(svc.sql, { scope: { linkId: links['ann-main']!.id }, span: { start: daysAgo(402), end: daysAgo(399) } });
+  const link = await trafficBreakdowns(svc.sql, { scope: { linkId: links['ann-main']!.id }, span: days });
   expect(link.find((b) => b.dimension === 'sub')!.rows).toEqual([]);
 });

@@ -6,12 +6,12 @@
 // counts once in each of their buckets, so a breakdown's conversions may add up to more than the
 // total). Sales through a promotion code have no click and are in no bucket.
 //
-// The program's and a campaign's clicks over whole days come from the breakdown rollups
-// (migrations/0061_click_breakdown_rollups.sql, kept by a trigger on clicks, so they outlive
-// CLICK_RETENTION_DAYS); today and part-days from the clicks themselves (splitSpan), each moment
-// once. A partner's, a partner's in a campaign and a link's come from their clicks.
+// The program's and a campaign's clicks and conversions over whole days come from the breakdown
+// rollups (migrations/0061_click_breakdown_rollups.sql, kept by triggers on clicks and attributions,
+// so they outlive CLICK_RETENTION_DAYS); today and part-days from the rows themselves (splitSpan),
+// each moment once. A partner's, a partner's in a campaign and a link's come from their rows.
 import type { Sql } from '../../db';
-import { creditedClick, firstSale, idWithinAny, rollupWhen, splitSpan, within, withinAny, type Span } from './figures';
+import { creditedClick, firstSale, idWithinAny, rollupWhen, splitSpan, withinAny, type Span } from './figures';
 
 export const DIMENSIONS = [
   { key: 'sub', column: 'sub_id', label: 'Sub-ID' },
@@ -61,8 +61,8 @@ function saleScope(sql: Sql, scope: TrafficScope): Fragment {
 
 type Grouped = { sub_id: string | null; country: string | null; device: string | null; browser: string | null; referrer_domain: string | null; g: number; n: number };
 
-/** Credited clicks per bucket: a dimension's key, a value (null: not known) and how many. */
-type Counted = { dimension: Dimension; value: string | null; n: number };
+/** Credited clicks and conversions per bucket: a dimension's key, a value (null: not known) and how many. */
+type Counted = { dimension: Dimension; value: string | null; n: number; conversions: number };
 
 /** Which dimension a grouping-sets row belongs to: `grouping()` has a 0 bit for each column grouped by (the first column highest). */
 const GROUPING = `grouping(${CLICK_COLUMNS})`;
@@ -71,9 +71,9 @@ const GROUPING = `grouping(${CLICK_COLUMNS})`;
 const UNPIVOT = `cross join lateral (values ${DIMENSIONS.map((d) => `('${d.key}', c.${d.column})`).join(', ')}) d(dimension, value)`;
 
 /**
- * The breakdowns of `scope`'s traffic over `span`, every dimension at once: the clicks of whole days
- * from the breakdown rollups (the program, a campaign) and the rest from the clicks, one pass each;
- * the range's first sales in one pass (GROUPING SETS), not one per dimension.
+ * The breakdowns of `scope`'s traffic over `span`, every dimension at once: whole days from the
+ * breakdown rollups (the program, a campaign), the rest from the clicks (one pass) and the first
+ * sales (one pass, GROUPING SETS), not one per dimension.
  */
 export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span; now?: Date }): Promise<Breakdown[]> {
   const { scope, span } = input;
@@ -83,24 +83,26 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
   const [rolled, raw, conversions] = await Promise.all([
     parts.days
       ? sql<Counted[]>`
-          select r.dimension, r.value, sum(r.clicks)::int as n
+          select r.dimension, r.value, sum(r.clicks)::int as n, sum(r.conversions)::int as conversions
           from click_breakdown_facts r
           where r.campaign_id = ${scope.campaignId ?? ''} and ${rollupWhen(sql, 'r', parts.days)}
           group by 1, 2`
       : [],
     parts.raw.length > 0
       ? sql<Counted[]>`
-          select d.dimension, d.value, count(*)::int as n
+          select d.dimension, d.value, count(*)::int as n, 0 as conversions
           from clicks c ${sql.unsafe(UNPIVOT)}
           where ${creditedClick(sql, 'c')} ${clickScope(sql, scope, parts.raw)}
           group by 1, 2`
       : [],
-    sql<Grouped[]>`
-      select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(distinct a.user_id)::int as n
-      from attributions a join clicks c on c.id = a.click_id
-      where a.click_id is not null ${within(sql, 'a.occurred_at', span)} ${saleScope(sql, scope)}
-        and ${firstSale(sql, 'a.user_id', 'a.occurred_at')}
-      group by ${sets}`,
+    parts.raw.length > 0
+      ? sql<Grouped[]>`
+          select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(distinct a.user_id)::int as n
+          from attributions a join clicks c on c.id = a.click_id
+          where a.click_id is not null ${withinAny(sql, 'a.occurred_at', parts.raw)} ${saleScope(sql, scope)}
+            and ${firstSale(sql, 'a.user_id', 'a.occurred_at')}
+          group by ${sets}`
+      : [],
   ]);
   const clicks = [...rolled, ...raw];
   return DIMENSIONS.map((d, i) => {
@@ -113,7 +115,11 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
       return row;
     };
     // a bucket whose clicks were all filtered has rollup rows of 0 credited clicks: no bucket
-    for (const r of clicks) if (r.dimension === d.key && r.n !== 0) bucket(r.value).clicks += r.n;
+    for (const r of clicks) {
+      if (r.dimension !== d.key) continue;
+      if (r.n !== 0) bucket(r.value).clicks += r.n;
+      if (r.conversions !== 0) bucket(r.value).conversions += r.conversions;
+    }
     for (const r of conversions) if (r.g === mask) bucket(r[d.column]).conversions += r.n;
     // most clicks first, then most conversions; among equals the unknown bucket last, the rest by name
     const sorted = [...buckets.values()].sort(
