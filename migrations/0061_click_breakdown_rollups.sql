@@ -120,8 +120,9 @@ begin
   select x.day, x.campaign_id, x.dimension, x.value, count(*)
   from x
   where not exists (
-    select 1 from attributions a join clicks c on c.id = a.click_id
-    where a.user_id = x.user_id and a.occurred_at = x.occurred_at
+    -- by the user's events at that moment (events_user), as 0049's customers: attributions have no user index
+    select 1 from events e join attributions a on a.event_id = e.id join clicks c on c.id = a.click_id
+    where e.user_id = x.user_id and e.occurred_at = x.occurred_at
       and not exists (select 1 from new_attributions m where m.id = a.id)
       and (x.campaign_id = '' or a.campaign_id = x.campaign_id)
       and (case x.dimension when 'sub' then c.sub_id when 'country' then c.country when 'device' then c.device
