@@ -43,9 +43,16 @@ from generate_series(0, 525599) m;
 create unique index on bench_minutes (m);
 analyze bench_minutes;
 
-insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, uncredited_reason)
+insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, uncredited_reason, sub_id, country, device, browser, referrer_domain)
 select 'clk_' || b.stamp || lpad(k::text, 16, '0'), l.id, l.partner_id, l.campaign_id, 'h', 'bench',
-       case when k % 20 = 0 then 'bot_click' end
+       case when k % 20 = 0 then 'bot_click' end,
+       -- what the breakdowns count: half the clicks with one of a partner's 4 sub-IDs, 12 countries
+       -- (one in 13 unknown), 3 devices, 6 browsers, 300 referrer domains (a third without a referrer)
+       case when k % 2 = 0 then 'sub' || (k / 7 % 4) end,
+       (array['US','US','US','DE','GB','FR','IN','BR','CA','JP','AU','ES', null])[1 + k * 7 % 13],
+       (array['desktop','mobile','mobile','tablet'])[1 + k * 3 % 4],
+       (array['Chrome','Chrome','Safari','Safari','Firefox','Edge','Samsung Internet','Opera'])[1 + k * 5 % 8],
+       case when k % 3 <> 0 then 'site' || (k * 11 % 300) || '.example' end
 from generate_series(0, :clicks - 1) k
 join bench_minutes b on b.m = (k::bigint * 525600 / :clicks)
 join bench_links l on l.n = (k * 2654435761) % (:partners * 5);

@@ -10,14 +10,17 @@ import { freePort } from '../test/support/service';
 const ADMIN_KEY = 'sk_admin_bench000000000000000000000000000000000';
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** The triggers that keep the rollups (migrations 0049, 0051); the touch's link trigger stays: it writes data, not counts. */
+/** The triggers that keep the rollups (migrations 0049, 0051, 0061); the touch's link trigger stays: it writes data, not counts. */
 export const ROLLUP_TRIGGERS: [table: string, trigger: string][] = [
   ['clicks', 'clicks_rollup'],
   ['clicks', 'clicks_rollup_update'],
+  ['clicks', 'clicks_breakdown'],
+  ['clicks', 'clicks_breakdown_update'],
   ['events', 'events_rollup'],
   ['referrals', 'referrals_rollup'],
   ['referral_touches', 'referral_touches_rollup'],
   ['attributions', 'attributions_rollup'],
+  ['attributions', 'attributions_breakdown'],
   ['commissions', 'commissions_rollup_insert'],
   ['commissions', 'commissions_rollup_update'],
 ];
@@ -30,8 +33,16 @@ export async function enableRollupUpkeep(sql: Sql): Promise<void> {
   for (const [table, trigger] of ROLLUP_TRIGGERS) await sql.unsafe(`alter table ${table} enable trigger ${trigger}`);
 }
 
-/** Migration 0049's fill of an existing install: the rollups from a recount of the rows (its last statement). */
-export const BACKFILL = (await Bun.file(join(import.meta.dir, '..', 'migrations', '0049_rollups.sql')).text()).match(/insert into rollups \(unit[^;]*from partnerd_rollup_recount\(\)[^;]*;/)![0];
+const migration = (name: string) => Bun.file(join(import.meta.dir, '..', 'migrations', name)).text();
+
+/**
+ * The fills of an existing install (each migration's last statement): migration 0049's rollups from
+ * a recount of the rows, and 0061's traffic breakdown rollups from a recount of the clicks.
+ */
+export const BACKFILLS = [
+  (await migration('0049_rollups.sql')).match(/insert into rollups \(unit[^;]*from partnerd_rollup_recount\(\)[^;]*;/)![0],
+  (await migration('0061_click_breakdown_rollups.sql')).match(/insert into click_breakdowns \(unit[^;]*from partnerd_breakdown_recount\(\)[^;]*;/)![0],
+];
 
 type Wrk = { rps: number; p99: string; errors: string };
 

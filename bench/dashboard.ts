@@ -25,7 +25,7 @@ import { clickPartitions, dropExpiredClickPartitions } from '../src/modules/link
 import { foldRollups } from '../src/modules/reports/rollups';
 import { createTestDatabase, databaseUrl, startTestServer } from '../test/support/postgres';
 import { DASHBOARD_QUERIES, RANGES, type DashboardQuery } from './dashboard-queries';
-import { BACKFILL, disableRollupUpkeep, enableRollupUpkeep, measureWrites } from './dashboard-writes';
+import { BACKFILLS, disableRollupUpkeep, enableRollupUpkeep, measureWrites } from './dashboard-writes';
 
 const scale = Number(process.env.SCALE ?? 1);
 const events = Number(process.env.EVENTS ?? Math.round(2_000_000 * scale));
@@ -96,15 +96,22 @@ try {
   t = performance.now();
   if (backfill) {
     await enableRollupUpkeep(db.sql);
-    await db.sql.unsafe(BACKFILL);
+    await db.sql.unsafe(BACKFILLS[0]!);
     console.log(`rollups backfilled from partnerd_rollup_recount() in ${seconds(t)}`);
+    t = performance.now();
+    await db.sql.unsafe(BACKFILLS[1]!);
+    console.log(`traffic breakdown rollups backfilled from partnerd_breakdown_recount() in ${seconds(t)}`);
     t = performance.now();
   }
   const folded = await foldRollups(db.sql, 200_000);
   await db.sql`vacuum analyze rollups`;
   await db.sql`vacuum analyze rollup_deltas`;
-  const [sizes] = await db.sql`select (select count(*) from rollups)::int as rows, pg_size_pretty(pg_database_size(current_database())) as size`;
-  console.log(`folded ${folded} deltas into ${sizes!.rows} rollup rows in ${seconds(t)}; database ${sizes!.size}`);
+  await db.sql`vacuum analyze click_breakdowns`;
+  await db.sql`vacuum analyze click_breakdown_deltas`;
+  const [sizes] = await db.sql`
+    select (select count(*) from rollups)::int as rows, (select count(*) from click_breakdowns)::int as breakdowns,
+      pg_size_pretty(pg_total_relation_size('click_breakdowns')) as breakdown_size, pg_size_pretty(pg_database_size(current_database())) as size`;
+  console.log(`folded ${folded} deltas into ${sizes!.rows} rollup rows and ${sizes!.breakdowns} breakdown rows (${sizes!.breakdown_size}) in ${seconds(t)}; database ${sizes!.size}`);
 
   // 1 and 2: the views, and the 12-month floor
   const timed = new Map<DashboardQuery, number>();

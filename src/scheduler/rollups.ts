@@ -1,6 +1,7 @@
-// Folds the rollup deltas (migrations/0049_rollups.sql) into the day and month rows every ten
-// seconds. Figures are exact without it (readers add the deltas not folded yet); folding keeps what
-// they add small. partnerd_rollup_fold takes its own lock, so replicas fold one at a time.
+// Folds the rollup deltas (migrations/0049_rollups.sql; 0061 for the traffic breakdowns) into the
+// day and month rows every ten seconds. Figures are exact without it (readers add the deltas not
+// folded yet); folding keeps what they add small. Each fold function takes its own lock, so
+// replicas fold one at a time.
 import type { AppContext } from '../context';
 import { foldRollups } from '../modules/reports/rollups';
 

@@ -1,17 +1,24 @@
-// The rollups behind the figures (migrations/0049_rollups.sql, docs/analytics.md): triggers write each
-// change into rollup_deltas in the writer's own transaction; foldRollups moves them into the day and
-// month rows. Readers read both (the view rollup_facts), so a figure never waits for a fold.
+// The rollups behind the figures (migrations/0049_rollups.sql) and the traffic breakdowns (0061;
+// docs/analytics.md): triggers write each change into delta rows in the writer's own transaction;
+// foldRollups moves them into the day and month rows. Readers read both (the views rollup_facts and
+// click_breakdown_facts), so a figure never waits for a fold.
 import type { Sql } from '../../db';
 import { rollupWhen, type SpanParts } from './figures';
 
-/** Folds every pending delta into the day and month rows, `batch` at a time; answers how many moved. */
+/**
+ * Folds every pending delta into the day and month rows, `batch` at a time: the figures' rollups
+ * and the traffic breakdowns' (migrations/0061_click_breakdown_rollups.sql); answers how many moved.
+ */
 export async function foldRollups(sql: Sql, batch = 20_000): Promise<number> {
   let moved = 0;
-  for (;;) {
-    const [row] = await sql<{ n: number }[]>`select partnerd_rollup_fold(${batch}) as n`;
-    moved += row!.n;
-    if (row!.n < batch) return moved;
+  for (const fold of ['partnerd_rollup_fold', 'partnerd_breakdown_fold'] as const) {
+    for (;;) {
+      const [row] = await sql<{ n: number }[]>`select ${sql.unsafe(fold)}(${batch}) as n`;
+      moved += row!.n;
+      if (row!.n < batch) break;
+    }
   }
+  return moved;
 }
 
 type Fragment = ReturnType<Sql>;

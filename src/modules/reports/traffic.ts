@@ -5,8 +5,13 @@
 // in the bucket of the click their sale was attributed through (a sale split over several touches
 // counts once in each of their buckets, so a breakdown's conversions may add up to more than the
 // total). Sales through a promotion code have no click and are in no bucket.
+//
+// The program's and a campaign's clicks and conversions over whole days come from the breakdown
+// rollups (migrations/0061_click_breakdown_rollups.sql, kept by triggers on clicks and attributions,
+// so they outlive CLICK_RETENTION_DAYS); today and part-days from the rows themselves (splitSpan),
+// each moment once. A partner's, a partner's in a campaign and a link's come from their rows.
 import type { Sql } from '../../db';
-import { creditedClick, firstSale, idWithin, within, type Span } from './figures';
+import { creditedClick, firstSale, idWithinAny, rollupWhen, splitSpan, withinAny, type Span } from './figures';
 
 export const DIMENSIONS = [
   { key: 'sub', column: 'sub_id', label: 'Sub-ID' },
@@ -34,16 +39,19 @@ type Fragment = ReturnType<Sql>;
 
 const CLICK_COLUMNS = 'c.sub_id, c.country, c.device, c.browser, c.referrer_domain';
 
-/** The scope as conditions on the clicks `c` (and on the attributions `a` for conversions). */
-function clickScope(sql: Sql, scope: TrafficScope, span: Span): Fragment {
+/** The scope as conditions on the clicks `c` in any of `spans`. */
+function clickScope(sql: Sql, scope: TrafficScope, spans: Span[]): Fragment {
   const parts: Fragment[] = [];
   if (scope.linkId) parts.push(sql`and c.link_id = ${scope.linkId}`);
   if (scope.partnerId) parts.push(sql`and c.partner_id = ${scope.partnerId}`);
   if (scope.campaignId) parts.push(sql`and c.campaign_id = ${scope.campaignId}`);
   // by a link or partner: their (…, created_at) indexes; by a campaign alone or the whole program: the ids' time
-  const time = scope.linkId || scope.partnerId ? within(sql, 'c.created_at', span) : idWithin(sql, 'c.id', 'click', span);
+  const time = scope.linkId || scope.partnerId ? withinAny(sql, 'c.created_at', spans) : idWithinAny(sql, 'c.id', 'click', spans);
   return sql`${time} ${parts.reduce((a, b) => sql`${a} ${b}`, sql``)}`;
 }
+
+/** Whether the breakdown rollups cover `scope`: the whole program or a campaign (migration 0061). */
+const rolledUp = (scope: TrafficScope) => !scope.partnerId && !scope.linkId;
 
 function saleScope(sql: Sql, scope: TrafficScope): Fragment {
   return sql`${scope.partnerId ? sql`and a.partner_id = ${scope.partnerId}` : sql``}
@@ -53,29 +61,50 @@ function saleScope(sql: Sql, scope: TrafficScope): Fragment {
 
 type Grouped = { sub_id: string | null; country: string | null; device: string | null; browser: string | null; referrer_domain: string | null; g: number; n: number };
 
+/** Credited clicks and conversions per bucket: a dimension's key, a value (null: not known) and how many. */
+type Counted = { dimension: Dimension; value: string | null; n: number; conversions: number };
+
 /** Which dimension a grouping-sets row belongs to: `grouping()` has a 0 bit for each column grouped by (the first column highest). */
 const GROUPING = `grouping(${CLICK_COLUMNS})`;
 
+/** A click's five buckets, one row each (`d.dimension`, `d.value`), as the rollups keep them. */
+const UNPIVOT = `cross join lateral (values ${DIMENSIONS.map((d) => `('${d.key}', c.${d.column})`).join(', ')}) d(dimension, value)`;
+
 /**
- * The breakdowns of `scope`'s traffic over `span`, every dimension at once: one pass over the
- * clicks and one over the range's first sales (GROUPING SETS), not one per dimension.
+ * The breakdowns of `scope`'s traffic over `span`, every dimension at once: whole days from the
+ * breakdown rollups (the program, a campaign), the rest from the clicks (one pass) and the first
+ * sales (one pass, GROUPING SETS), not one per dimension.
  */
-export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span }): Promise<Breakdown[]> {
+export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span; now?: Date }): Promise<Breakdown[]> {
   const { scope, span } = input;
+  // a partner's or a link's clicks are few enough to read whole, by their (…, created_at) indexes
+  const parts = rolledUp(scope) ? splitSpan(span, input.now) : { days: null, raw: [span] };
   const sets = sql.unsafe(`grouping sets (${CLICK_COLUMNS.split(', ').map((c) => `(${c})`).join(', ')})`);
-  const [clicks, conversions] = await Promise.all([
-    sql<Grouped[]>`
-      select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(*)::int as n
-      from clicks c
-      where ${creditedClick(sql, 'c')} ${clickScope(sql, scope, span)}
-      group by ${sets}`,
-    sql<Grouped[]>`
-      select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(distinct a.user_id)::int as n
-      from attributions a join clicks c on c.id = a.click_id
-      where a.click_id is not null ${within(sql, 'a.occurred_at', span)} ${saleScope(sql, scope)}
-        and ${firstSale(sql, 'a.user_id', 'a.occurred_at')}
-      group by ${sets}`,
+  const [rolled, raw, conversions] = await Promise.all([
+    parts.days
+      ? sql<Counted[]>`
+          select r.dimension, r.value, sum(r.clicks)::int as n, sum(r.conversions)::int as conversions
+          from click_breakdown_facts r
+          where r.campaign_id = ${scope.campaignId ?? ''} and ${rollupWhen(sql, 'r', parts.days)}
+          group by 1, 2`
+      : [],
+    parts.raw.length > 0
+      ? sql<Counted[]>`
+          select d.dimension, d.value, count(*)::int as n, 0 as conversions
+          from clicks c ${sql.unsafe(UNPIVOT)}
+          where ${creditedClick(sql, 'c')} ${clickScope(sql, scope, parts.raw)}
+          group by 1, 2`
+      : [],
+    parts.raw.length > 0
+      ? sql<Grouped[]>`
+          select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(distinct a.user_id)::int as n
+          from attributions a join clicks c on c.id = a.click_id
+          where a.click_id is not null ${withinAny(sql, 'a.occurred_at', parts.raw)} ${saleScope(sql, scope)}
+            and ${firstSale(sql, 'a.user_id', 'a.occurred_at')}
+          group by ${sets}`
+      : [],
   ]);
+  const clicks = [...rolled, ...raw];
   return DIMENSIONS.map((d, i) => {
     // grouping() sets a bit for each column not grouped by; this dimension's rows have all but its own
     const mask = 0b11111 ^ (1 << (DIMENSIONS.length - 1 - i));
@@ -85,7 +114,12 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
       if (!row) buckets.set(value, (row = { value, clicks: 0, conversions: 0 }));
       return row;
     };
-    for (const r of clicks) if (r.g === mask) bucket(r[d.column]).clicks += r.n;
+    // a bucket whose clicks were all filtered has rollup rows of 0 credited clicks: no bucket
+    for (const r of clicks) {
+      if (r.dimension !== d.key) continue;
+      if (r.n !== 0) bucket(r.value).clicks += r.n;
+      if (r.conversions !== 0) bucket(r.value).conversions += r.conversions;
+    }
     for (const r of conversions) if (r.g === mask) bucket(r[d.column]).conversions += r.n;
     // most clicks first, then most conversions; among equals the unknown bucket last, the rest by name
     const sorted = [...buckets.values()].sort(
