@@ -5,7 +5,7 @@
 // one would. The route (POST /v1/imports), the command (scripts/import.ts) and the admin page all
 // come through here.
 import type { AppContext } from '../context';
-import type { Transaction, Tx } from '../db';
+import type { Transaction } from '../db';
 import { AppError } from '../lib/errors';
 import { record } from '../modules/audit/service';
 import { issueMagicLink } from '../modules/auth/magic';
@@ -67,10 +67,9 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
       const partnerTarget: ImportTarget = { ...base, file: spec.partners.file };
       await eachBatch(base, spec.partners, partnersFile, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
       const customerTarget = { ...base, ...files, file: spec.customers.file };
-      const grown = statisticsKeeper(tx, request.times);
-      await eachBatch(base, spec.customers, customersFile, async (batch) => (await writeCustomers(tx, customerTarget, batch, partners, customers), await grown()));
+      await eachBatch(base, spec.customers, customersFile, (batch) => writeCustomers(tx, customerTarget, batch, partners, customers));
       const commissionTarget = { ...base, ...files, file: spec.commissions.file };
-      await eachBatch(base, spec.commissions, commissionsFile, async (batch) => (await writeCommissions(tx, commissionTarget, batch, partners, customers), await grown()));
+      await eachBatch(base, spec.commissions, commissionsFile, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
       await timed(request.times, 'write paid payouts', writePaidPayouts(tx, commissionTarget));
       if (request.dryRun) throw new RolledBack();
       const issued = request.invite ? await issueInvites(tx, created) : [];
@@ -85,26 +84,6 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
   }
   for (const invite of invites) await sendInvite(ctx, invite);
   return report.toJSON(request.dryRun);
-}
-
-/** The tables an import's batches grow (directly or through their triggers). */
-const GROWN_TABLES = ['referrals', 'referral_touches', 'billing_customers', 'events', 'attributions', 'commissions', 'commission_transitions', 'import_refs'];
-
-/**
- * Called after each batch: refreshes the planner's statistics of the tables the import grows each
- * time their batches double (after 1, 2, 4, 8, ... batches). The import is one transaction into
- * tables that may start empty; planned by their statistics from then, each batch's statements and
- * the rollup triggers' lookups would scan what they take for tiny tables, and the import would slow
- * with every batch (300,000 commissions: 3.3x their floor). ANALYZE samples a fixed number of rows
- * and counts this transaction's own: log2(batches) quick runs.
- */
-function statisticsKeeper(tx: Tx, times?: PhaseTimes): () => Promise<void> {
-  let batches = 0;
-  return async () => {
-    batches++;
-    if ((batches & (batches - 1)) !== 0) return;
-    await timed(times, 'sql: analyze the grown tables', tx.unsafe(`analyze ${GROWN_TABLES.join(', ')}`));
-  };
 }
 
 /** Reads `stream` as `spec`'s file, a row a time: a bad row is reported and skipped, the rest written `BATCH` rows at a time. */
