@@ -38,6 +38,14 @@ export type ImportAnswer = ReturnType<ImportReport['toJSON']>;
 
 /** Rows written together: big enough to share statements, small enough to keep memory flat. */
 const BATCH = 2000;
+/**
+ * Commissions go in larger batches: each batch's statement runs the rollup triggers once, and
+ * those read the tables written so far (a batch costs more as the import grows), so fewer, larger
+ * statements cost less; bench/README.md (issue 30) has the figures.
+ */
+const COMMISSION_BATCH = 5_000;
+/** Rows written between two forced garbage collections (each takes a few tens of ms). */
+const COLLECT_EVERY = 10_000;
 
 class RolledBack extends Error {}
 
@@ -59,17 +67,20 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
     invites = await ctx.sql.begin(async (tx) => {
       // two imports of one source wait for each other (their idempotency reads must see each other)
       await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:import:${request.source}`}, 0))`;
+      // no JIT: the rollup triggers' statements (migrations 0049, 0059-0061) cost past jit_above_cost
+      // once the tables grow, and compiling them took 0.25-0.5 s of every batch, more than running them
+      await tx`set local jit = off`;
       const campaignId = await importCampaign(tx, request.campaignId);
       const base = { source: request.source, campaignId, invite: request.invite, report, times: request.times };
       const files = { partnersFile: spec.partners.file, customersFile: spec.customers.file };
       const [partners, customers] = await timed(request.times, 'sql: load earlier refs', Promise.all([loadRefs(tx, request.source, 'partner'), loadRefs(tx, request.source, 'customer')]));
       const created: { id: string; email: string; name: string }[] = [];
       const partnerTarget: ImportTarget = { ...base, file: spec.partners.file };
-      await eachBatch(base, spec.partners, partnersFile, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
+      await eachBatch(base, spec.partners, partnersFile, BATCH, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
       const customerTarget = { ...base, ...files, file: spec.customers.file };
-      await eachBatch(base, spec.customers, customersFile, (batch) => writeCustomers(tx, customerTarget, batch, partners, customers));
+      await eachBatch(base, spec.customers, customersFile, BATCH, (batch) => writeCustomers(tx, customerTarget, batch, partners, customers));
       const commissionTarget = { ...base, ...files, file: spec.commissions.file };
-      await eachBatch(base, spec.commissions, commissionsFile, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
+      await eachBatch(base, spec.commissions, commissionsFile, COMMISSION_BATCH, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
       await timed(request.times, 'write paid payouts', writePaidPayouts(tx, commissionTarget));
       if (request.dryRun) throw new RolledBack();
       const issued = request.invite ? await issueInvites(tx, created) : [];
@@ -86,16 +97,18 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
   return report.toJSON(request.dryRun);
 }
 
-/** Reads `stream` as `spec`'s file, a row a time: a bad row is reported and skipped, the rest written `BATCH` rows at a time. */
+/** Reads `stream` as `spec`'s file, a row a time: a bad row is reported and skipped, the rest written `size` rows at a time (the garbage collected every `COLLECT_EVERY` rows). */
 async function eachBatch<T>(
   { report, times }: { report: ImportReport; times?: PhaseTimes },
   spec: FileSpec<T>,
   stream: ReadableStream<Uint8Array>,
+  size: number,
   write: (batch: Lined<T>[]) => Promise<void>,
 ) {
   const flush = (batch: Lined<T>[]) => timed(times, `write ${spec.file} (map + sql)`, write(batch));
   const rows = readCsv(spec.file, stream, spec.required);
   let batch: Lined<T>[] = [];
+  let written = 0;
   for (;;) {
     let started = times ? performance.now() : 0;
     const next = await rows.next();
@@ -112,9 +125,13 @@ async function eachBatch<T>(
     } finally {
       if (times) times.add(`validate + map ${spec.file}`, performance.now() - started);
     }
-    if (batch.length >= BATCH) {
+    if (batch.length >= size) {
       await flush(batch);
       batch = [];
+      written += size;
+      // the batches leave megabytes of garbage (their rows, their JSON) that the heap would keep
+      // growing around: collected every COLLECT_EVERY rows, the import's peak stays lower
+      if (written >= COLLECT_EVERY) (Bun.gc(true), (written = 0));
     }
   }
   if (batch.length > 0) await flush(batch);
