@@ -67,8 +67,8 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
     invites = await ctx.sql.begin(async (tx) => {
       // two imports of one source wait for each other (their idempotency reads must see each other)
       await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:import:${request.source}`}, 0))`;
-      // no JIT: the rollup triggers' statements (migrations 0049, 0059-0061) cost past jit_above_cost
-      // once the tables grow, and compiling them took 0.25-0.5 s of every batch, more than running them
+      // no JIT for the import's own statements either (the triggers have it off since migration 0062):
+      // estimated past jit_above_cost as the tables grow, compiling costs more than running them
       await tx`set local jit = off`;
       const campaignId = await importCampaign(tx, request.campaignId);
       const base = { source: request.source, campaignId, invite: request.invite, report, times: request.times };
