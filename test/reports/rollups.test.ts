@@ -3,6 +3,7 @@
 // approval, a partial refund, a payout, a reversal, a clawback, a fraud hold), the day and month
 // rows read by the pages equal a recount of the raw rows, folded or not.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { rollupPieces, rollupRows } from '../../src/modules/reports/figures';
 import { foldRollups } from '../../src/modules/reports/rollups';
 import { reduceCommissionIn } from '../../src/modules/commissions/lifecycle';
 import { BROWSER_UA, campaign, identify, partner } from '../support/chain';
@@ -185,5 +186,58 @@ describe('rollups equal a raw recount', () => {
     const [raw] = await svc.sql`select sum(amount)::bigint as n from commissions where partner_id = ${bob} and status = 'approved' and currency = 'USD'`;
     expect(BigInt(rev!.n)).toBe(BigInt(raw!.n));
     expect(BigInt(rev!.n)).toBeGreaterThanOrEqual(100_000n);
+  });
+});
+
+describe('a range read from the rollups', () => {
+  const DAY = 86_400_000;
+  const today = new Date(Math.floor(Date.now() / DAY) * DAY);
+  const ago = (n: number) => new Date(today.getTime() - n * DAY);
+  const monthStart = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
+
+  test('a year to today reads month rows, its month less today, and the few days at its start', () => {
+    const from = new Date(Date.UTC(2025, 10, 27));
+    const to = new Date(Date.UTC(2026, 10, 27));
+    expect(rollupPieces({ from, to })).toEqual([
+      { unit: 'd', from, to: new Date(Date.UTC(2025, 11, 1)), sign: 1 },
+      { unit: 'm', from: new Date(Date.UTC(2025, 11, 1)), to: new Date(Date.UTC(2026, 10, 1)), sign: 1 },
+      { unit: 'm', from: new Date(Date.UTC(2026, 10, 1)), to: new Date(Date.UTC(2026, 11, 1)), sign: 1 },
+      { unit: 'd', from: to, to: new Date(Date.UTC(2026, 11, 1)), sign: -1 },
+    ]);
+    // a few days inside one month: the days themselves
+    expect(rollupPieces({ from: new Date(Date.UTC(2026, 1, 10)), to: new Date(Date.UTC(2026, 1, 13)) })).toEqual([
+      { unit: 'd', from: new Date(Date.UTC(2026, 1, 10)), to: new Date(Date.UTC(2026, 1, 13)), sign: 1 },
+    ]);
+  });
+
+  test('every way of covering a range sums to its day rows, for every grain', async () => {
+    await foldRollups(svc.sql);
+    // a delta not folded yet counts too
+    await redirectClick(usd, ada);
+    const cols = COUNTERS.map((c) => `sum(${c})::text as ${c}`).join(', ');
+    const ranges: { from: Date | null; to: Date }[] = [
+      { from: ago(365), to: today },
+      { from: ago(30), to: today },
+      { from: monthStart, to: today },
+      { from: ago(400), to: ago(350) },
+      { from: null, to: today },
+      { from: ago(2), to: today },
+      { from: ago(45), to: ago(44) },
+      { from: new Date(Date.UTC(today.getUTCFullYear() - 1, today.getUTCMonth(), 2)), to: new Date(Date.UTC(today.getUTCFullYear() - 1, today.getUTCMonth() + 1, 1)) },
+    ];
+    for (const days of ranges) {
+      if (days.from && days.from >= days.to) continue;
+      const read = await svc.sql<Row[]>`
+        select * from (select partner_id, campaign_id, link_id, currency, ${svc.sql.unsafe(cols)} from ${rollupRows(svc.sql, 'rollup_facts', days)} r group by 1, 2, 3, 4) x
+        where ${svc.sql.unsafe(nonZero)}`;
+      const daily = await svc.sql<Row[]>`
+        select * from (select partner_id, campaign_id, link_id, currency, ${svc.sql.unsafe(cols)} from rollup_facts
+          where unit = 'd' ${days.from ? svc.sql`and day >= ${days.from}::date` : svc.sql``} and day < ${days.to}::date group by 1, 2, 3, 4) x
+        where ${svc.sql.unsafe(nonZero)}`;
+      const k = (r: Row) => [r.partner_id, r.campaign_id, r.link_id, r.currency].join('|');
+      const order = (rows: Row[]) => [...rows].map((r) => ({ ...r })).sort((a, b) => (k(a) < k(b) ? -1 : 1));
+      expect({ days, rows: order(read) }).toEqual({ days, rows: order(daily) });
+      if (days.from === null || days.to.getTime() - days.from.getTime() > 40 * DAY) expect(daily.length).toBeGreaterThan(0);
+    }
   });
 });

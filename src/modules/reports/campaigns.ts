@@ -4,7 +4,7 @@
 import type { Sql } from '../../db';
 import { envelopeBody } from '../webhooks/service';
 import type { PartnerStatus } from '../partners/model';
-import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, rollupWhen, splitSpan, withinAny } from './figures';
+import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, splitSpan, withinAny } from './figures';
 import { earnedOf, rollCte, rolledOver } from './rollups';
 
 /** A half-open time range [start, end). */
@@ -178,7 +178,7 @@ export async function campaignPartners(
       where x.campaign_id = ${id} ${withinAny(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')} and x.currency = ${currency}
       group by 1
     ),
-    ${rollCte(sql, 'partner_id', sql`r.partner_id <> '' and r.campaign_id = ${id} and r.link_id = ''`, currency, rollupWhen(sql, 'r', parts.days))}
+    ${rollCte(sql, 'partner_id', sql`r.partner_id <> '' and r.campaign_id = ${id} and r.link_id = ''`, currency, parts.days)}
     select p.id, p.name, p.email,
            partner_status(p) as status,
            ${numberColumns(sql)}, count(*) over ()::int as total
@@ -242,7 +242,7 @@ export async function campaignLinks(
       select a.link_id, sum(m.amount)::bigint as n from commissions m join a on a.id = m.attribution_id
       where ${earnedCommission(sql, 'm')} and m.currency = ${currency} group by 1
     ),
-    ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id <> ''`, currency, rollupWhen(sql, 'r', parts.days))}
+    ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id <> ''`, currency, parts.days)}
     select l.id, l.slug, l.partner_id, p.name as partner_name,
            ${numberColumns(sql)}, count(*) over ()::int as total
     from links l

@@ -115,24 +115,61 @@ const firstOfMonth = (d: Date, up: boolean) => {
 };
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
+const addMonths = (d: Date, n: number) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1));
+const daysBetween = (a: Date, b: Date) => Math.round((b.getTime() - a.getTime()) / DAY_MS);
+
+/** Rows of one unit with `day` in [from, to) (`from` null: since the beginning), counted with `sign`. */
+export type RollupPiece = { unit: 'd' | 'm'; from: Date | null; to: Date; sign: 1 | -1 };
+
 /**
- * The rollup rows (`alias`: a row of rollup_facts) covering `days` once: whole months from the month
- * rows, the days around them from the day rows. `false` without days.
+ * The rollup rows that cover `days` once, as few as it can: whole months from the month rows; a part
+ * of a month from its day rows, or from its month row less the days it lacks when those are fewer (a
+ * month row is the sum of its day rows, so the difference is exact). A year to today reads 12 month
+ * rows, a few days at its start and today's row, instead of the start's and this month's days.
  */
-export function rollupWhen(sql: Sql, alias: string, days: SpanParts['days']): Fragment {
-  if (!days) return sql`false`;
-  const unit = sql(`${alias}.unit`);
-  const day = sql(`${alias}.day`);
-  const m0 = days.from ? firstOfMonth(days.from, true) : null;
-  const m1 = firstOfMonth(days.to, false);
-  if (m0 !== null && m0.getTime() >= m1.getTime()) {
-    return sql`(${unit} = 'd' and ${day} >= ${isoDay(days.from!)}::date and ${day} < ${isoDay(days.to)}::date)`;
-  }
-  const head = days.from ? sql`or (${unit} = 'd' and ${day} >= ${isoDay(days.from)}::date and ${day} < ${isoDay(m0!)}::date)` : sql``;
-  return sql`(
-    (${unit} = 'm' ${m0 ? sql`and ${day} >= ${isoDay(m0)}::date` : sql``} and ${day} < ${isoDay(m1)}::date)
-    ${head}
-    or (${unit} = 'd' and ${day} >= ${isoDay(m1)}::date and ${day} < ${isoDay(days.to)}::date))`;
+export function rollupPieces(days: { from: Date | null; to: Date }): RollupPiece[] {
+  const { from, to } = days;
+  const m0 = from ? firstOfMonth(from, true) : null;
+  const m1 = firstOfMonth(to, false);
+  // a part [a, b) of the month starting `ms`: its days, or its month less the days outside
+  const part = (ms: Date, a: Date, b: Date): RollupPiece[] => {
+    const me = addMonths(ms, 1);
+    if (daysBetween(ms, a) + daysBetween(b, me) >= daysBetween(a, b)) return [{ unit: 'd', from: a, to: b, sign: 1 }];
+    const out: RollupPiece[] = [{ unit: 'm', from: ms, to: me, sign: 1 }];
+    if (a > ms) out.push({ unit: 'd', from: ms, to: a, sign: -1 });
+    if (b < me) out.push({ unit: 'd', from: b, to: me, sign: -1 });
+    return out;
+  };
+  if (from && m0!.getTime() > m1.getTime()) return part(m1, from, to); // within one month
+  const pieces: RollupPiece[] = [];
+  if (from && from < m0!) pieces.push(...part(addMonths(m0!, -1), from, m0!));
+  if (!m0 || m0 < m1) pieces.push({ unit: 'm', from: m0, to: m1, sign: 1 });
+  if (m1 < to) pieces.push(...part(m1, m1, to));
+  return pieces;
+}
+
+/** What each rollup view is keyed by and sums (migrations 0049 and 0061). */
+const ROLLUP_SOURCES = {
+  rollup_facts: {
+    keys: ['partner_id', 'campaign_id', 'link_id', 'currency'],
+    sums: ['clicks', 'filtered', 'converted', 'leads', 'customers', 'sales', 'revenue', 'accrued', 'approved', 'paid', 'reversed', 'earned'],
+  },
+  click_breakdown_facts: { keys: ['campaign_id', 'dimension', 'value'], sums: ['clicks', 'filtered', 'conversions'] },
+} as const;
+
+/**
+ * The rows of a rollup view (`rollup_facts`, `click_breakdown_facts`) covering `days` once
+ * (rollupPieces), as a derived table to alias: its keys and its sums, negated where a piece is
+ * subtracted, so every sum over it is exact. No rows without days.
+ */
+export function rollupRows(sql: Sql, source: keyof typeof ROLLUP_SOURCES, days: SpanParts['days']): Fragment {
+  const { keys, sums } = ROLLUP_SOURCES[source];
+  const select = (sign: 1 | -1) => sql.unsafe([...keys, ...sums.map((c) => (sign === 1 ? c : `-${c} as ${c}`))].join(', '));
+  if (!days) return sql`(select ${select(1)} from ${sql(source)} where false)`;
+  const pieces = rollupPieces(days).map(
+    (p) => sql`select ${select(p.sign)} from ${sql(source)} where unit = ${p.unit} ${p.from ? sql`and day >= ${isoDay(p.from)}::date` : sql``} and day < ${isoDay(p.to)}::date`,
+  );
+  return sql`(${pieces.reduce((all, piece) => sql`${all} union all ${piece}`)})`;
 }
 
 /** `and column in one of the spans`; `and false` for none. */

@@ -7,7 +7,7 @@
 // click of one period belong together even when an event arrived late.
 import type { Sql } from '../../db';
 import { minorToNumber } from '../../lib/money';
-import { convertedClicks, creditedClick, earnedCommission, filteredClick, firstSale, idWithin, idWithinAny, rollupWhen, splitSpan, withinAny, type Span } from './figures';
+import { convertedClicks, creditedClick, earnedCommission, filteredClick, firstSale, idWithin, idWithinAny, rollupRows, splitSpan, withinAny, type Span } from './figures';
 import { earnedOf, grain, rolledOver } from './rollups';
 
 export { earningsPerClick } from './figures';
@@ -206,8 +206,8 @@ export async function topPartners(sql: Sql, input: Period & { currency: string; 
       select r.partner_id, sum(r.clicks)::int as clicks, sum(r.filtered)::int as filtered, sum(r.customers)::int as conversions, sum(r.sales)::int as sales,
         coalesce(sum(r.revenue) filter (where r.currency = ${currency}), 0)::bigint as revenue,
         coalesce(sum(r.accrued + r.approved + r.paid) filter (where r.currency = ${currency}), 0)::bigint as commissions
-      from rollup_facts r
-      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${currency}) and ${rollupWhen(sql, 'r', parts.days)}
+      from ${rollupRows(sql, 'rollup_facts', parts.days)} r
+      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${currency})
       group by 1
     ),
     ev as not materialized (

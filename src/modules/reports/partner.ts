@@ -1,7 +1,7 @@
 // One partner's numbers for its admin page: its figures over a range and the period before it, its
 // money by status, and its links' numbers. The figures are those of ./figures.ts (docs/analytics.md).
 import type { Sql } from '../../db';
-import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, rollupWhen, splitSpan, withinAny, type Span } from './figures';
+import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, splitSpan, withinAny, type Span } from './figures';
 import { earnedOf, grain, rolledOver } from './rollups';
 
 /** Credited clicks, filtered clicks, converted clicks and first conversions of a range. */

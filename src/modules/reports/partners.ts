@@ -7,7 +7,7 @@
 // were written. Money is never added across currencies: every sum names one currency.
 import type { Sql } from '../../db';
 import type { PartnerStatus } from '../partners/model';
-import { convertedClicks, earnedCommission, filteredClick, partnerSales, rollupWhen, splitSpan, withinAny, type Span } from './figures';
+import { convertedClicks, earnedCommission, filteredClick, partnerSales, rollupRows, splitSpan, withinAny, type Span } from './figures';
 
 export type { Span };
 export { referredCustomers, type CustomerState, type ReferredCustomer } from './customers';
@@ -138,9 +138,8 @@ export async function partnerStats(
       select r.partner_id, sum(r.clicks)::int as clicks, sum(r.filtered)::int as filtered, sum(r.converted)::int as converted, sum(r.customers)::int as conversions,
         coalesce(sum(r.revenue) filter (where r.currency = ${input.currency}), 0)::bigint as revenue,
         coalesce(sum(r.accrued + r.approved + r.paid) filter (where r.currency = ${input.currency}), 0)::bigint as commissions
-      from rollup_facts r
+      from ${rollupRows(sql, 'rollup_facts', parts.days)} r
       where r.partner_id in (select id from matched) and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${input.currency})
-        and ${rollupWhen(sql, 'r', parts.days)}
       group by 1
     ),
     m as (

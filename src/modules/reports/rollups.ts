@@ -3,7 +3,7 @@
 // foldRollups moves them into the day and month rows. Readers read both (the views rollup_facts and
 // click_breakdown_facts), so a figure never waits for a fold.
 import type { Sql } from '../../db';
-import { rollupWhen, type SpanParts } from './figures';
+import { rollupRows, type SpanParts } from './figures';
 
 /**
  * Folds every pending delta into the day and month rows, `batch` at a time: the figures' rollups
@@ -34,10 +34,11 @@ export const emptyRolled = (): Rolled => ({ clicks: 0, filtered: 0, converted: 0
 export const earnedOf = (m: RolledMoney): bigint => m.accrued + m.approved + m.paid;
 
 /**
- * The rollup rows matching `where` (a fragment on `r`, naming the grain) over `when` (rollupWhen),
- * summed per `key` column ('' for one total): counts and money per currency.
+ * The rollup rows matching `where` (a fragment on `r`, naming the grain) over a range's whole days
+ * (splitSpan's `days`), summed per `key` column ('' for one total): counts and money per currency.
  */
-export async function rolledBy(sql: Sql, key: 'partner_id' | 'campaign_id' | 'link_id' | null, where: Fragment, when: Fragment): Promise<Map<string, Rolled>> {
+export async function rolledOver(sql: Sql, key: 'partner_id' | 'campaign_id' | 'link_id' | null, where: Fragment, days: SpanParts['days']): Promise<Map<string, Rolled>> {
+  if (!days) return new Map();
   const k = key ? sql(`r.${key}`) : sql`''`;
   const rows = await sql<{ k: string; currency: string; clicks: number; filtered: number; converted: number; leads: number; customers: number; sales: number;
     revenue: string; accrued: string; approved: string; paid: string; reversed: string; earned: number }[]>`
@@ -45,8 +46,8 @@ export async function rolledBy(sql: Sql, key: 'partner_id' | 'campaign_id' | 'li
       sum(r.clicks)::int as clicks, sum(r.filtered)::int as filtered, sum(r.converted)::int as converted, sum(r.leads)::int as leads,
       sum(r.customers)::int as customers, sum(r.sales)::int as sales, sum(r.revenue)::text as revenue, sum(r.accrued)::text as accrued,
       sum(r.approved)::text as approved, sum(r.paid)::text as paid, sum(r.reversed)::text as reversed, sum(r.earned)::int as earned
-    from rollup_facts r
-    where ${where} and ${when}
+    from ${rollupRows(sql, 'rollup_facts', days)} r
+    where ${where}
     group by 1, 2`;
   const out = new Map<string, Rolled>();
   for (const row of rows) {
@@ -68,24 +69,19 @@ export function grain(sql: Sql, g: { partnerId?: string; campaignId?: string; li
   return sql`r.partner_id = ${g.partnerId ?? ''} and r.campaign_id = ${g.campaignId ?? ''} and r.link_id = ${g.linkId ?? ''}`;
 }
 
-/** rolledBy over a range's whole days (splitSpan's `days`); nothing without any. */
-export function rolledOver(sql: Sql, key: 'partner_id' | 'campaign_id' | 'link_id' | null, where: Fragment, days: SpanParts['days']): Promise<Map<string, Rolled>> {
-  return days ? rolledBy(sql, key, where, rollupWhen(sql, 'r', days)) : Promise.resolve(new Map());
-}
-
 /**
- * `roll as (...)`: the rollup rows matching `where` over `when`, summed per `key` (as `k`): credited
+ * `roll as (...)`: the rollup rows matching `where` over `days`, summed per `key` (as `k`): credited
  * and filtered clicks, converted clicks, customers (as conversions), revenue and earned commissions
  * in `currency`. For a list that sorts on its figures in SQL.
  */
-export function rollCte(sql: Sql, key: 'partner_id' | 'link_id', where: Fragment, currency: string, when: Fragment): Fragment {
+export function rollCte(sql: Sql, key: 'partner_id' | 'link_id', where: Fragment, currency: string, days: SpanParts['days']): Fragment {
   return sql`roll as (
     select ${sql(`r.${key}`)} as k, sum(r.clicks)::int as clicks, sum(r.filtered)::int as filtered, sum(r.converted)::int as converted,
       sum(r.customers)::int as conversions, sum(r.leads)::int as leads,
       coalesce(sum(r.revenue) filter (where r.currency = ${currency}), 0)::bigint as revenue,
       coalesce(sum(r.accrued + r.approved + r.paid) filter (where r.currency = ${currency}), 0)::bigint as commissions
-    from rollup_facts r
-    where ${where} and r.currency in ('', ${currency}) and ${when}
+    from ${rollupRows(sql, 'rollup_facts', days)} r
+    where ${where} and r.currency in ('', ${currency})
     group by 1
   )`;
 }

@@ -11,7 +11,7 @@
 // so they outlive CLICK_RETENTION_DAYS); today and part-days from the rows themselves (splitSpan),
 // each moment once. A partner's, a partner's in a campaign and a link's come from their rows.
 import type { Sql } from '../../db';
-import { creditedClick, firstSale, idWithinAny, rollupWhen, splitSpan, withinAny, type Span } from './figures';
+import { creditedClick, firstSale, idWithinAny, rollupRows, splitSpan, withinAny, type Span } from './figures';
 
 export const DIMENSIONS = [
   { key: 'sub', column: 'sub_id', label: 'Sub-ID' },
@@ -84,8 +84,8 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
     parts.days
       ? sql<Counted[]>`
           select r.dimension, r.value, sum(r.clicks)::int as n, sum(r.conversions)::int as conversions
-          from click_breakdown_facts r
-          where r.campaign_id = ${scope.campaignId ?? ''} and ${rollupWhen(sql, 'r', parts.days)}
+          from ${rollupRows(sql, 'click_breakdown_facts', parts.days)} r
+          where r.campaign_id = ${scope.campaignId ?? ''}
           group by 1, 2`
       : [],
     parts.raw.length > 0
