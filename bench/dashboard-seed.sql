@@ -1,8 +1,9 @@
 -- Seed for bench/dashboard.ts: a program a year old. :partners partners over 5 campaigns, 5 links
 -- each, :clicks clicks and :events conversion events spread over 365 days; 60% of the events are
 -- attributed (one touch, one commission, in every status); each customer's referral touch is a click
--- id of an hour before its first sale (converted clicks). Ids are minted for their moment, so the
--- generated created_at columns fall where a real year of traffic would put them.
+-- of an hour before its first sale (a converted click), which its attributions name.
+-- Ids are minted for their moment, so the generated created_at columns fall where a real year of
+-- traffic would put them.
 
 -- `<prefix>_<10 base32 chars of epoch ms><16 chars>`: the id shape of src/lib/ids.ts for time `at`
 create function pg_temp.bench_id(prefix text, at timestamptz, n bigint) returns text language sql immutable as $$
@@ -63,10 +64,26 @@ select pg_temp.bench_id('evt', t, e), format('u%s', e % (:events / 3)), case whe
        t, case when e % 5 < 3 then 'attributed' else 'no_click' end, case when e % 5 < 3 then 'last_click' end
 from generate_series(1, :events) e, lateral (select now() - (e::double precision / :events) * interval '365 days' as t) x;
 
+-- each customer's referral: one touch, a click of an hour before its first sale on the link the
+-- customer's hash picks; that click is recorded too (a converted click), and the customer's
+-- attributions name it, so a sale reaches its link's rollups as it would in the product
+insert into referrals (user_id, model, started_at)
+select user_id, 'last_click', min(occurred_at) from events where attribution_status = 'attributed' group by user_id;
+
+create temp table bench_touches as
+select r.user_id, pg_temp.bench_id('clk', r.started_at - interval '1 hour', 9000000000 + row_number() over ()) as click_id, l.id as link_id, l.partner_id, l.campaign_id
+from referrals r join bench_links l on l.n = (hashtext(r.user_id)::bigint & 2147483647) % (:partners * 5);
+
+insert into clicks (id, link_id, partner_id, campaign_id, ip_hash, user_agent, country, device, browser)
+select click_id, link_id, partner_id, campaign_id, 'h', 'bench', 'US', 'desktop', 'Chrome' from bench_touches;
+
+insert into referral_touches (user_id, position, click_id, partner_id, campaign_id, weight_num, weight_den)
+select user_id, 0, click_id, partner_id, campaign_id, 1, 1 from bench_touches;
+
 insert into attributions (id, event_id, user_id, click_id, partner_id, campaign_id, model, weight, occurred_at)
-select pg_temp.bench_id('att', e.created_at, row_number() over ()), e.id, e.user_id, 'clk_none', l.partner_id, l.campaign_id, 'last_click', 1, e.occurred_at
+select pg_temp.bench_id('att', e.created_at, row_number() over ()), e.id, e.user_id, t.click_id, t.partner_id, t.campaign_id, 'last_click', 1, e.occurred_at
 from events e
-join bench_links l on l.n = (hashtext(e.user_id)::bigint & 2147483647) % (:partners * 5)
+join bench_touches t on t.user_id = e.user_id
 where e.attribution_status = 'attributed';
 
 insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, occurred_at, amount, currency, event_type, event_value, status, holdback_days, approved_at, paid_at, reversed_at)
@@ -82,12 +99,5 @@ lateral (select case
   when hashtext(a.id) % 10 = 0 then 'reversed'
   when a.created_at > now() - interval '60 days' then 'approved'
   else 'paid' end as status) s;
-
-insert into referrals (user_id, model, started_at)
-select user_id, 'last_click', min(occurred_at) from events where attribution_status = 'attributed' group by user_id;
-
-insert into referral_touches (user_id, position, click_id, partner_id, campaign_id, weight_num, weight_den)
-select r.user_id, 0, pg_temp.bench_id('clk', r.started_at - interval '1 hour', 9000000000 + row_number() over ()), l.partner_id, l.campaign_id, 1, 1
-from referrals r join bench_links l on l.n = (hashtext(r.user_id)::bigint & 2147483647) % (:partners * 5);
 
 vacuum analyze;

@@ -19,8 +19,12 @@
 //   SCALE=0.02 bun run bench/dashboard.ts                # 1/50: 400,000 clicks, 40,000 events, 100 partners
 //   EVENTS=100000 CLICKS=1000000 PARTNERS=500 bun run bench/dashboard.ts
 //   SEED_ROLLUPS=triggers ...                             # rollups by the triggers and folding instead of the backfill
+//   KEEP_DB=bench31 RETENTION=0 ...   # seed into database bench31 and keep it; a later run with the same name migrates
+//                         # it and skips the seeding (at full scale the seed and backfill take many minutes)
+//   KEEP_DB=bench31 SEED_ONLY=1 ...   # only seed it (and fold), to time the views later on a quiet machine
 import { spawnSync } from 'node:child_process';
 import { openSql, type Sql } from '../src/db';
+import { migrate } from '../src/db/migrate';
 import { clickPartitions, dropExpiredClickPartitions } from '../src/modules/links/partitions';
 import { foldRollups } from '../src/modules/reports/rollups';
 import { createTestDatabase, databaseUrl, startTestServer } from '../test/support/postgres';
@@ -38,8 +42,22 @@ const WRITE_SECONDS = Number(process.env.WRITE_SECONDS ?? 10);
 const DAY = 86_400_000;
 
 const server = await startTestServer();
-const db = await createTestDatabase(server);
+const keep = process.env.KEEP_DB;
+if (keep !== undefined && !/^[a-z_][a-z0-9_]*$/.test(keep)) throw new Error('KEEP_DB: a database name of lower-case letters, digits and _');
+const db = keep ? await keptDatabase(keep) : await createTestDatabase(server);
 let copy: string | null = null;
+
+/** KEEP_DB: the named database, created empty (to be seeded) when missing, migrated when it exists. */
+async function keptDatabase(name: string): Promise<{ url: string; sql: Sql; seeded: boolean; drop(): Promise<void> }> {
+  const admin = openSql(server.adminUrl, { max: 1 });
+  const [found] = await admin`select 1 from pg_database where datname = ${name}`;
+  if (!found) await admin.unsafe(`create database ${name} template ${server.template}`);
+  await admin.end();
+  const url = databaseUrl(server.adminUrl, name);
+  const sql = openSql(url, { max: 10 });
+  if (found) await migrate(sql);
+  return { url, sql, seeded: Boolean(found), drop: () => sql.end({ timeout: 1 }) };
+}
 
 /** Median wall time of `runs` calls (after one warm-up), in ms. */
 async function median(runs: number, run: () => Promise<unknown>): Promise<number> {
@@ -79,30 +97,33 @@ const ms = (n: number | undefined) => (n === undefined ? '' : n.toFixed(1));
 
 try {
   const [version] = await db.sql`select current_setting('server_version') as v`;
-  console.log(`PostgreSQL ${version!.v}; seeding ${clicks} clicks, ${events} events, ${partners} partners`);
-  // backfill (default): the rows go in with the rollup triggers off, then the rollups are filled by
-  // the recount migration 0049 fills an existing install with (one set-based pass); triggers: every
-  // insert writes its deltas and foldRollups folds them, as live traffic would (much slower at scale)
-  const backfill = (process.env.SEED_ROLLUPS ?? 'backfill') === 'backfill';
-  if (backfill) await disableRollupUpkeep(db.sql);
-  let t = performance.now();
-  const seeded = spawnSync(
-    'psql',
-    [db.url, '-q', '-v', 'ON_ERROR_STOP=1', '-v', `partners=${partners}`, '-v', `clicks=${clicks}`, '-v', `events=${events}`, '-f', new URL('dashboard-seed.sql', import.meta.url).pathname],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  if (seeded.status !== 0) throw new Error('seeding failed (is psql installed? Debian: postgresql-client)');
-  console.log(`seeded in ${seconds(t)} (${backfill ? 'rollup triggers off' : 'rollup deltas written by the triggers meanwhile'})`);
-  t = performance.now();
-  if (backfill) {
-    await enableRollupUpkeep(db.sql);
-    await db.sql.unsafe(BACKFILLS[0]!);
-    console.log(`rollups backfilled from partnerd_rollup_recount() in ${seconds(t)}`);
+  const seeded = 'seeded' in db && db.seeded;
+  console.log(`PostgreSQL ${version!.v}; ${seeded ? `reusing ${keep} as seeded before` : `seeding ${clicks} clicks, ${events} events, ${partners} partners`}`);
+  if (!seeded) {
+    // backfill (default): the rows go in with the rollup triggers off, then the rollups are filled by
+    // the recount migration 0049 fills an existing install with (one set-based pass); triggers: every
+    // insert writes its deltas and foldRollups folds them, as live traffic would (much slower at scale)
+    const backfill = (process.env.SEED_ROLLUPS ?? 'backfill') === 'backfill';
+    if (backfill) await disableRollupUpkeep(db.sql);
+    let t = performance.now();
+    const psql = spawnSync(
+      'psql',
+      [db.url, '-q', '-v', 'ON_ERROR_STOP=1', '-v', `partners=${partners}`, '-v', `clicks=${clicks}`, '-v', `events=${events}`, '-f', new URL('dashboard-seed.sql', import.meta.url).pathname],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    if (psql.status !== 0) throw new Error('seeding failed (is psql installed? Debian: postgresql-client)');
+    console.log(`seeded in ${seconds(t)} (${backfill ? 'rollup triggers off' : 'rollup deltas written by the triggers meanwhile'})`);
     t = performance.now();
-    await db.sql.unsafe(BACKFILLS[1]!);
-    console.log(`traffic breakdown rollups backfilled from partnerd_breakdown_recount() in ${seconds(t)}`);
-    t = performance.now();
+    if (backfill) {
+      await enableRollupUpkeep(db.sql);
+      await db.sql.unsafe(BACKFILLS[0]!);
+      console.log(`rollups backfilled from partnerd_rollup_recount() in ${seconds(t)}`);
+      t = performance.now();
+      await db.sql.unsafe(BACKFILLS[1]!);
+      console.log(`traffic breakdown rollups backfilled from partnerd_breakdown_recount() in ${seconds(t)}`);
+    }
   }
+  let t = performance.now();
   const folded = await foldRollups(db.sql, 200_000);
   await db.sql`vacuum analyze rollups`;
   await db.sql`vacuum analyze rollup_deltas`;
@@ -112,6 +133,11 @@ try {
     select (select count(*) from rollups)::int as rows, (select count(*) from click_breakdowns)::int as breakdowns,
       pg_size_pretty(pg_total_relation_size('click_breakdowns')) as breakdown_size, pg_size_pretty(pg_database_size(current_database())) as size`;
   console.log(`folded ${folded} deltas into ${sizes!.rows} rollup rows and ${sizes!.breakdowns} breakdown rows (${sizes!.breakdown_size}) in ${seconds(t)}; database ${sizes!.size}`);
+  if (process.env.SEED_ONLY === '1') {
+    await db.drop();
+    await server.stop();
+    process.exit(0);
+  }
 
   // 1 and 2: the views, and the 12-month floor
   const timed = new Map<DashboardQuery, number>();
@@ -130,23 +156,25 @@ try {
   for (const name of views) console.log(`| ${name} | ${ms(of(name, '12 m'))} | ${ms(raw.get(name))} | ${ms(of(name, 'today'))} | ${ms(of(name, '30 d'))} |`);
   for (const [q, n] of timed) if (q.range === null) console.log(`| ${q.name} (no range) | ${ms(n)} | | | |`);
 
-  // 3: retention, one month's partition
-  const counts = async () => (await db.sql`select sum(clicks)::bigint as c from rollups where unit = 'm' and partner_id = '' and campaign_id = '' and link_id = '' and currency = ''`)[0]!.c;
-  const before = await counts();
-  const withRows: { name: string; endsAt: Date; rows: number }[] = [];
-  for (const p of await clickPartitions(db.sql)) {
-    const [row] = await db.sql`select count(*)::int as n from ${db.sql(p.name)}`;
-    withRows.push({ ...p, rows: row!.n });
+  // 3: retention, one month's partition (RETENTION=0 skips it: with KEEP_DB each run drops a month)
+  if (process.env.RETENTION !== '0') {
+    const counts = async () => (await db.sql`select sum(clicks)::bigint as c from rollups where unit = 'm' and partner_id = '' and campaign_id = '' and link_id = '' and currency = ''`)[0]!.c;
+    const before = await counts();
+    const withRows: { name: string; endsAt: Date; rows: number }[] = [];
+    for (const p of await clickPartitions(db.sql)) {
+      const [row] = await db.sql`select count(*)::int as n from ${db.sql(p.name)}`;
+      withRows.push({ ...p, rows: row!.n });
+    }
+    const oldest = withRows.find((p) => p.rows > 0)!;
+    // the empty ones before it go first, untimed; then the retention that expires exactly that month
+    for (const p of withRows.filter((p) => p.endsAt < oldest.endsAt)) await db.sql`drop table ${db.sql(p.name)}`;
+    const retentionDays = Math.floor((Date.now() - oldest.endsAt.getTime()) / DAY);
+    t = performance.now();
+    const dropped = await dropExpiredClickPartitions(db.sql, retentionDays);
+    const dropMs = performance.now() - t;
+    const after = await counts();
+    console.log(`\n### Retention\n\nCLICK_RETENTION_DAYS=${retentionDays}: dropped ${dropped.join(', ')} (${oldest.rows} clicks) in ${dropMs.toFixed(1)} ms; the program's clicks in the rollups ${before} before, ${after} after`);
   }
-  const oldest = withRows.find((p) => p.rows > 0)!;
-  // the empty ones before it go first, untimed; then the retention that expires exactly that month
-  for (const p of withRows.filter((p) => p.endsAt < oldest.endsAt)) await db.sql`drop table ${db.sql(p.name)}`;
-  const retentionDays = Math.floor((Date.now() - oldest.endsAt.getTime()) / DAY);
-  t = performance.now();
-  const dropped = await dropExpiredClickPartitions(db.sql, retentionDays);
-  const dropMs = performance.now() - t;
-  const after = await counts();
-  console.log(`\n### Retention\n\nCLICK_RETENTION_DAYS=${retentionDays}: dropped ${dropped.join(', ')} (${oldest.rows} clicks) in ${dropMs.toFixed(1)} ms; the program's clicks in the rollups ${before} before, ${after} after`);
 
   // 4: the write paths, upkeep on vs off
   if (WRITE_PAIRS > 0) {
