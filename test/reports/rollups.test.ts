@@ -117,6 +117,33 @@ describe('rollups equal a raw recount', () => {
     expect(prog).toEqual({ customers: 1, leads: 1, sales: 4 });
   });
 
+  test("after a sale whose touch holds no link: its click's link, looked up when needed", async () => {
+    // a touch written before its click reached the table (the redirect writes clicks in batches)
+    // has no link of its own (here: the trigger that copies the click's link is held off for the
+    // first sale); its customer's sales still count on the click's link
+    const c = await redirectClick(usd, bob);
+    await identify(svc, 'cust-nolink', [c]);
+    await svc.sql`alter table referral_touches disable trigger referral_touches_link`;
+    try {
+      await event({ userId: 'cust-nolink', type: 'purchase', amount: 70 });
+    } finally {
+      await svc.sql`alter table referral_touches enable trigger referral_touches_link`;
+    }
+    const [touch] = await svc.sql`select link_id from referral_touches where user_id = 'cust-nolink'`;
+    expect(touch).toEqual({ link_id: null });
+    await event({ userId: 'cust-nolink', type: 'invoice_paid', amount: 70 });
+    await expectExact('touch without a link');
+    const [link] = await svc.sql<{ link_id: string }[]>`select link_id from clicks where id = ${c}`;
+    const [rolled] = await svc.sql`
+      select sum(sales)::int as sales, sum(customers)::int as customers from rollup_facts
+      where unit = 'd' and partner_id = ${bob} and link_id = ${link!.link_id} and currency = ''`;
+    expect(rolled).toEqual({ sales: 2, customers: 1 });
+    const [money] = await svc.sql`
+      select sum(revenue)::bigint as revenue, sum(accrued)::bigint as accrued from rollup_facts
+      where unit = 'd' and partner_id = ${bob} and link_id = ${link!.link_id} and currency = 'USD'`;
+    expect({ revenue: BigInt(money!.revenue), accrued: BigInt(money!.accrued) }).toEqual({ revenue: 140n, accrued: 14n });
+  });
+
   test('after a multi-touch sale two partners and two links of one partner share', async () => {
     await svc.api('PATCH', '/v1/settings', { body: { attributionModel: 'linear' } });
     const a1 = await redirectClick(usd, ada);
