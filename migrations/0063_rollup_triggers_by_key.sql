@@ -34,10 +34,11 @@ end $$;
 
 -- partners', campaigns' and links' sales, leads, revenue and customers: an event counts once per
 -- grain (the first attribution of it there), a customer once per grain (its first sale's)
-create or replace function partnerd_rollup_attributions() returns trigger language plpgsql set jit = off as $$
+-- (work_mem: an import's 5,000-row statement sorts 20,000 grain rows; at the default 4 MB they went to disk)
+create or replace function partnerd_rollup_attributions() returns trigger language plpgsql set jit = off set work_mem = '32MB' as $$
 begin
   with x as materialized (
-    select n.id, n.event_id, n.user_id, n.occurred_at, (n.occurred_at at time zone 'UTC')::date as day, e.type, e.amount, e.currency, e.first,
+    select n.event_id, n.user_id, n.occurred_at, (n.occurred_at at time zone 'UTC')::date as day, e.type, e.amount, e.currency, e.first,
       g.partner_id as gp, g.campaign_id as gc, g.link_id as gl
     from new_attributions n
     -- the event by its primary key, and whether the attribution is its customer's first sale (referrals by user)
@@ -78,7 +79,7 @@ begin
     from earlier_sales_rows a cross join lateral partnerd_attribution_links(a.attribution_user_id, a.click_id) l
   ),
   sale as (
-    select distinct on (x.gp, x.gc, x.gl, x.event_id) x.* from x
+    select distinct on (x.gp, x.gc, x.gl, x.event_id) x.day, x.gp, x.gc, x.gl, x.type, x.amount, x.currency from x
     where not exists (
       select 1 from earlier a
       where a.event_id = x.event_id
@@ -86,7 +87,7 @@ begin
     order by x.gp, x.gc, x.gl, x.event_id
   ),
   customer as (
-    select distinct on (x.gp, x.gc, x.gl, x.user_id) x.* from x
+    select distinct on (x.gp, x.gc, x.gl, x.user_id) x.day, x.gp, x.gc, x.gl from x
     where x.first and not exists (
       select 1 from earlier_sales a
       where a.user_id = x.user_id and a.occurred_at = x.occurred_at
