@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { rollupPieces, rollupRows } from '../../src/modules/reports/figures';
 import { foldRollups } from '../../src/modules/reports/rollups';
 import { reduceCommissionIn } from '../../src/modules/commissions/lifecycle';
+import { newId } from '../../src/lib/ids';
 import { BROWSER_UA, campaign, identify, partner } from '../support/chain';
 import { click as clickAt, daysAgo } from '../support/fixtures';
 import { startService, type TestService } from '../support/service';
@@ -178,6 +179,43 @@ describe('rollups equal a raw recount', () => {
     expect(res.status).toBe(200);
     expect(res.body.results.every((r: { id?: string }) => r.id)).toBe(true);
     await expectExact('backfill');
+  });
+
+  test('after rows written statement by statement that share a click, an event and a first-sale moment', async () => {
+    // what the triggers look up among earlier statements' rows: a click a second customer's touch
+    // reuses (converted once), a second attribution of an event already counted (a sale once per
+    // grain), a second event at a customer's first-sale moment (a customer once per grain)
+    const figures = async () => (await svc.sql<{ converted: number; customers: number; sales: number }[]>`
+      select coalesce(sum(converted), 0)::int as converted, coalesce(sum(customers), 0)::int as customers, coalesce(sum(sales), 0)::int as sales
+      from rollup_facts where unit = 'd' and partner_id = ${ada} and campaign_id = '' and link_id = '' and currency = ''`)[0]!;
+    const before = await figures();
+    const c = await redirectClick(usd, ada);
+    const at = new Date(Date.now() - 3_600_000);
+    const sale = async (amount: number) => {
+      const id = newId('event', at);
+      await svc.sql`insert into events (id, user_id, type, amount, currency, occurred_at, source, attribution_status, attribution_model)
+        values (${id}, 'cust-split', 'purchase', ${amount}, 'USD', ${at}, 'api', 'attributed', 'linear')`;
+      return id;
+    };
+    // as accrual writes them: the event, then its customer's referral, then the attributions
+    const first = await sale(400);
+    for (const user of ['cust-split', 'cust-split-2']) {
+      await svc.sql.begin(async (tx) => {
+        await tx`insert into referrals (user_id, model, started_at) values (${user}, 'linear', ${at})`;
+        await tx`insert into referral_touches (user_id, position, click_id, partner_id, campaign_id, weight_num, weight_den) values (${user}, 0, ${c}, ${ada}, ${usd}, 1, 1)`;
+      });
+    }
+    const attribute = (eventId: string, partnerId: string, clickId: string) => svc.sql`
+      insert into attributions (id, event_id, user_id, click_id, partner_id, campaign_id, model, weight)
+      values (${newId('attribution', at)}, ${eventId}, 'cust-split', ${clickId}, ${partnerId}, ${usd}, 'linear', 0.5)`;
+    await attribute(first, ada, c);
+    await attribute(first, bob, newId('click', at));
+    await attribute(first, ada, c);
+    await attribute(await sale(100), ada, c);
+    await expectExact('statement by statement');
+    const after = await figures();
+    expect({ converted: after.converted - before.converted, customers: after.customers - before.customers, sales: after.sales - before.sales })
+      .toEqual({ converted: 1, customers: 1, sales: 2 });
   });
 
   test('after an approval, a partial refund, a payout, a reversal and a clawback', async () => {
