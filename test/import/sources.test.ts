@@ -103,3 +103,19 @@ describe('what each source maps to', () => {
     expect(maria!.name).toBe('María García, PhD');
   });
 });
+
+test("after every source's import the rollups (what the pages read) equal a recount of the imported rows", async () => {
+  const counters = ['clicks', 'filtered', 'converted', 'leads', 'customers', 'sales', 'revenue', 'accrued', 'approved', 'paid', 'reversed', 'earned'];
+  const sums = counters.map((c) => `sum(${c})::text as ${c}`).join(', ');
+  const nonZero = counters.map((c) => `${c} <> '0'`).join(' or ');
+  const rowsOf = (from: string) =>
+    svc.sql.unsafe<Record<string, string>[]>(`
+      select * from (select day::text, partner_id, campaign_id, link_id, currency, ${sums} from ${from} group by 1, 2, 3, 4, 5) d
+      where ${nonZero} order by day, partner_id, campaign_id, link_id, currency`);
+  const rolled = await rowsOf(`(select * from rollup_facts where unit = 'd') r`);
+  const recounted = await rowsOf('partnerd_rollup_recount()');
+  expect(rolled).toEqual(recounted);
+  const [program] = await svc.sql`
+    select sum(sales)::int as sales from rollup_facts where unit = 'd' and partner_id = '' and campaign_id = '' and link_id = '' and currency = ''`;
+  expect(program!.sales).toBeGreaterThan(0);
+});
