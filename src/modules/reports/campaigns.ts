@@ -4,7 +4,7 @@
 import type { Sql } from '../../db';
 import { envelopeBody } from '../webhooks/service';
 import type { PartnerStatus } from '../partners/model';
-import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, splitSpan, withinAny } from './figures';
+import { clickWithinAny, convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, splitSpan, withinAny } from './figures';
 import { earnedOf, rollCte, rolledOver } from './rollups';
 
 /** A half-open time range [start, end). */
@@ -42,7 +42,7 @@ export async function campaignNumbers(sql: Sql, input: { campaignIds: string[] }
     with k as (
       select l.campaign_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = any(${ids}) ${withinAny(sql, 'c.created_at', span)} group by 1
+      where l.campaign_id = any(${ids}) ${clickWithinAny(sql, 'c', span)} group by 1
     ),
     cv as (
       select t.campaign_id, count(distinct t.click_id)::int as n
@@ -163,7 +163,7 @@ export async function campaignPartners(
     with k as (
       select c.partner_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} ${withinAny(sql, 'c.created_at', span)} group by 1
+      where l.campaign_id = ${id} ${clickWithinAny(sql, 'c', span)} group by 1
     ),
     cv as (
       select t.partner_id, count(distinct t.click_id)::int as n from (${convertedClicks(sql, sql`t.campaign_id = ${id}`, span)}) t group by 1
@@ -221,7 +221,7 @@ export async function campaignLinks(
     with k as (
       select c.link_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} ${withinAny(sql, 'c.created_at', span)} group by 1
+      where l.campaign_id = ${id} ${clickWithinAny(sql, 'c', span)} group by 1
     ),
     cv as (
       select c.link_id, count(*)::int as n
@@ -240,7 +240,7 @@ export async function campaignLinks(
     ),
     m as (
       select a.link_id, sum(m.amount)::bigint as n from commissions m join a on a.id = m.attribution_id
-      where ${earnedCommission(sql, 'm')} and m.currency = ${currency} group by 1
+      where m.campaign_id = ${id} ${withinAny(sql, 'm.occurred_at', span)} and ${earnedCommission(sql, 'm')} and m.currency = ${currency} group by 1
     ),
     ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id <> ''`, currency, parts.days)}
     select l.id, l.slug, l.partner_id, p.name as partner_name,

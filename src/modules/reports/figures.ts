@@ -179,6 +179,17 @@ export function withinAny(sql: Sql, column: string, spans: Span[]): Fragment {
   return spans.length === 1 ? sql`and ${one(spans[0]!)}` : sql`and (${one(spans[0]!)} or ${one(spans[1]!)})`;
 }
 
+/**
+ * `and` a click (`alias`: a row of clicks) in one of the spans: by its time, for the
+ * (…, created_at) indexes, and by its id, so only the spans' monthly partitions are read (clicks
+ * are partitioned by id; the time alone prunes none, and a lookup per partner then probes every
+ * month's partition).
+ */
+export function clickWithinAny(sql: Sql, alias: string, spans: Span[]): Fragment {
+  if (spans.length === 0) return sql`and false`;
+  return sql`${withinAny(sql, `${alias}.created_at`, spans)} ${idWithinAny(sql, `${alias}.id`, 'click', spans)}`;
+}
+
 /** `and id in one of the spans` for a table keyed by time-sortable ids. */
 export function idWithinAny(sql: Sql, column: string, kind: 'click' | 'attribution' | 'commission' | 'partner', spans: Span[]): Fragment {
   if (spans.length === 0) return sql`and false`;

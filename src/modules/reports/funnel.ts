@@ -11,7 +11,7 @@
 // Money comes per day and currency (revenue, and the commissions earned on those sales), so a caller
 // can convert it to REPORTING_CURRENCY at each day's rate (modules/fx/service.ts).
 import type { Sql } from '../../db';
-import { creditedClick, earnedCommission, firstSale, idWithinAny, splitSpan, withinAny, type Span } from './figures';
+import { clickWithinAny, creditedClick, earnedCommission, firstSale, idWithinAny, splitSpan, withinAny, type Span } from './figures';
 
 type Fragment = ReturnType<Sql>;
 
@@ -103,7 +103,7 @@ async function rawFunnel(sql: Sql, scope: FunnelScope, spans: Span[]): Promise<P
     ${scope.campaignId ? sql`and c.campaign_id = ${scope.campaignId}` : sql``}
     ${scope.linkId ? sql`and c.link_id = ${scope.linkId}` : sql``}`;
   // by a link or a partner: their (…, created_at) indexes; otherwise the ids' time
-  const clickTime = scope.linkId || scope.partnerId ? withinAny(sql, 'c.created_at', spans) : idWithinAny(sql, 'c.id', 'click', spans);
+  const clickTime = scope.linkId || scope.partnerId ? clickWithinAny(sql, 'c', spans) : idWithinAny(sql, 'c.id', 'click', spans);
   const sales = whole
     ? sql`select e.id as event_id, e.user_id, e.type, e.amount, e.currency, to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD') as day,
           ${firstSale(sql, 'e.user_id', 'e.occurred_at')} as first

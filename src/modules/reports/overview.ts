@@ -7,7 +7,7 @@
 // click of one period belong together even when an event arrived late.
 import type { Sql } from '../../db';
 import { minorToNumber } from '../../lib/money';
-import { convertedClicks, creditedClick, earnedCommission, filteredClick, firstSale, idWithin, idWithinAny, rollupRows, splitSpan, withinAny, type Span } from './figures';
+import { clickWithinAny, convertedClicks, creditedClick, earnedCommission, filteredClick, firstSale, idWithin, idWithinAny, rollupRows, splitSpan, withinAny, type Span } from './figures';
 import { earnedOf, grain, rolledOver } from './rollups';
 
 export { earningsPerClick } from './figures';
@@ -88,7 +88,7 @@ async function rawTotals(sql: Sql, spans: Span[]): Promise<Omit<OverviewTotals, 
     )
     select
       (select count(*) from clicks k where true ${idWithinAny(sql, 'k.id', 'click', spans)})::int as clicks,
-      (select count(*) from clicks k where ${filteredClick(sql, 'k')} ${withinAny(sql, 'k.created_at', spans)})::int as filtered,
+      (select count(*) from clicks k where ${filteredClick(sql, 'k')} ${clickWithinAny(sql, 'k', spans)})::int as filtered,
       (select count(*) from (${convertedClicks(sql, sql`true`, spans)}) x)::int as converted,
       (select count(distinct ev.user_id) from ev where ${firstSale(sql, 'ev.user_id', 'ev.occurred_at')})::int as conversions,
       (select count(*) from ev)::int as sales,
@@ -104,13 +104,15 @@ async function rawTotals(sql: Sql, spans: Span[]): Promise<Omit<OverviewTotals, 
 }
 
 /**
- * The currency of the overview's money: the one most commissions are in (all time), else the one
- * most attributed revenue is in, else the newest campaign's; null for a program without any.
+ * The currency of the overview's money: the one most commissions are earned in (all time, not
+ * reversed; the program's month rollups, a few rows a month), else the one most attributed sales are
+ * in, else the newest campaign's; null for a program without any.
  */
 export async function overviewCurrency(sql: Sql): Promise<string | null> {
   const [row] = await sql<{ currency: string | null }[]>`
     select coalesce(
-      (select currency from commissions group by currency order by count(*) desc, currency limit 1),
+      (select r.currency from rollup_facts r where r.unit = 'm' and ${grain(sql, {})} and r.currency <> ''
+        group by r.currency having sum(r.earned) > 0 order by sum(r.earned) desc, r.currency limit 1),
       (select currency from events where attribution_status = 'attributed' and currency is not null
         group by currency order by count(*) desc, currency limit 1),
       (select currency from campaigns order by id desc limit 1)

@@ -1,7 +1,7 @@
 // One partner's numbers for its admin page: its figures over a range and the period before it, its
 // money by status, and its links' numbers. The figures are those of ./figures.ts (docs/analytics.md).
 import type { Sql } from '../../db';
-import { convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, splitSpan, withinAny, type Span } from './figures';
+import { clickWithinAny, convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, splitSpan, withinAny, type Span } from './figures';
 import { earnedOf, grain, rolledOver } from './rollups';
 
 /** Credited clicks, filtered clicks, converted clicks and first conversions of a range. */
@@ -28,8 +28,8 @@ async function partnerFigures(sql: Sql, partnerId: string, span: Span): Promise<
 async function rawPartnerFigures(sql: Sql, partnerId: string, spans: Span[]): Promise<PartnerFigures> {
   const [row] = await sql<{ clicks: number; filtered: number; converted: number; conversions: number }[]>`
     select
-      (select count(*) from clicks c where c.partner_id = ${partnerId} ${withinAny(sql, 'c.created_at', spans)})::int as clicks,
-      (select count(*) from clicks c where ${filteredClick(sql, 'c')} and c.partner_id = ${partnerId} ${withinAny(sql, 'c.created_at', spans)})::int as filtered,
+      (select count(*) from clicks c where c.partner_id = ${partnerId} ${clickWithinAny(sql, 'c', spans)})::int as clicks,
+      (select count(*) from clicks c where ${filteredClick(sql, 'c')} and c.partner_id = ${partnerId} ${clickWithinAny(sql, 'c', spans)})::int as filtered,
       (select count(*) from (${convertedClicks(sql, sql`t.partner_id = ${partnerId}`, spans)}) x)::int as converted,
       (select count(distinct s.user_id) filter (where s.first) from (${partnerSales(sql, sql`a.partner_id = ${partnerId}`, spans)}) s)::int as conversions`;
   return { clicks: row!.clicks - row!.filtered, filteredClicks: row!.filtered, convertedClicks: row!.converted, conversions: row!.conversions };
@@ -142,7 +142,7 @@ async function rawLinkStats(sql: Sql, input: { partnerId: string; spans: Span[];
     ),
     k as (
       select c.link_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered from clicks c
-      where c.partner_id = ${input.partnerId} ${withinAny(sql, 'c.created_at', span)}
+      where c.partner_id = ${input.partnerId} ${clickWithinAny(sql, 'c', span)}
       group by c.link_id
     ),
     cv as (

@@ -7,7 +7,7 @@
 // were written. Money is never added across currencies: every sum names one currency.
 import type { Sql } from '../../db';
 import type { PartnerStatus } from '../partners/model';
-import { convertedClicks, earnedCommission, filteredClick, partnerSales, rollupRows, splitSpan, withinAny, type Span } from './figures';
+import { clickWithinAny, convertedClicks, earnedCommission, filteredClick, firstSale, rollupRows, splitSpan, withinAny, type Span } from './figures';
 
 export type { Span };
 export { referredCustomers, type CustomerState, type ReferredCustomer } from './customers';
@@ -114,12 +114,12 @@ export async function partnerStats(
     ),
     k as (
       select c.partner_id, count(*)::int as n from clicks c
-      where c.partner_id in (select id from matched) ${withinAny(sql, 'c.created_at', span)}
+      where c.partner_id in (select id from matched) ${clickWithinAny(sql, 'c', span)}
       group by c.partner_id
     ),
     f as (
       select c.partner_id, count(*)::int as n from clicks c
-      where ${filteredClick(sql, 'c')} and c.partner_id in (select id from matched) ${withinAny(sql, 'c.created_at', span)}
+      where ${filteredClick(sql, 'c')} and c.partner_id in (select id from matched) ${clickWithinAny(sql, 'c', span)}
       group by c.partner_id
     ),
     cv as (
@@ -130,7 +130,12 @@ export async function partnerStats(
     v as (
       select t.partner_id, (count(distinct t.user_id) filter (where t.first))::int as n,
         coalesce(sum(e.amount) filter (where e.currency = ${input.currency}), 0)::bigint as revenue
-      from (${partnerSales(sql, sql`a.partner_id in (select id from matched)`, span)}) t
+      -- every partner's sales of the raw spans (today and part-days: a few thousand at most), found by
+      -- their time (not a lookup per partner); the join with matched keeps the listed ones
+      from (
+        select distinct a.partner_id, a.event_id, a.user_id, ${firstSale(sql, 'a.user_id', 'a.occurred_at')} as first
+        from events x join attributions a on a.event_id = x.id
+        where x.attribution_status = 'attributed' ${withinAny(sql, 'x.occurred_at', span)}) t
       join events e on e.id = t.event_id
       group by t.partner_id
     ),

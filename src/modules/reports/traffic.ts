@@ -11,7 +11,7 @@
 // so they outlive CLICK_RETENTION_DAYS); today and part-days from the rows themselves (splitSpan),
 // each moment once. A partner's, a partner's in a campaign and a link's come from their rows.
 import type { Sql } from '../../db';
-import { creditedClick, firstSale, idWithinAny, rollupRows, splitSpan, withinAny, type Span } from './figures';
+import { clickWithinAny, creditedClick, firstSale, idWithinAny, rollupRows, splitSpan, withinAny, type Span } from './figures';
 
 export const DIMENSIONS = [
   { key: 'sub', column: 'sub_id', label: 'Sub-ID' },
@@ -46,7 +46,7 @@ function clickScope(sql: Sql, scope: TrafficScope, spans: Span[]): Fragment {
   if (scope.partnerId) parts.push(sql`and c.partner_id = ${scope.partnerId}`);
   if (scope.campaignId) parts.push(sql`and c.campaign_id = ${scope.campaignId}`);
   // by a link or partner: their (…, created_at) indexes; by a campaign alone or the whole program: the ids' time
-  const time = scope.linkId || scope.partnerId ? withinAny(sql, 'c.created_at', spans) : idWithinAny(sql, 'c.id', 'click', spans);
+  const time = scope.linkId || scope.partnerId ? clickWithinAny(sql, 'c', spans) : idWithinAny(sql, 'c.id', 'click', spans);
   return sql`${time} ${parts.reduce((a, b) => sql`${a} ${b}`, sql``)}`;
 }
 
