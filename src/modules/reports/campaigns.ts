@@ -130,10 +130,27 @@ type NumberRow = { clicks: number; filtered: number; converted: number; conversi
  * cv (converted clicks), v (first conversions, revenue), m (commissions) and roll (rollup days).
  */
 const numberColumns = (sql: Sql) => sql`
-           coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(k.filtered, 0) + coalesce(roll.filtered, 0) as filtered,
-           coalesce(cv.n, 0) + coalesce(roll.converted, 0) as converted,
-           coalesce(v.n, 0) + coalesce(roll.conversions, 0) as conversions, (coalesce(v.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
-           (coalesce(m.n, 0) + coalesce(roll.commissions, 0))::bigint as commissions`;
+           coalesce(raw.clicks, 0) - coalesce(raw.filtered, 0) + coalesce(roll.clicks, 0) as clicks, coalesce(raw.filtered, 0) + coalesce(roll.filtered, 0) as filtered,
+           coalesce(raw.converted, 0) + coalesce(roll.converted, 0) as converted,
+           coalesce(raw.conversions, 0) + coalesce(roll.conversions, 0) as conversions, (coalesce(raw.revenue, 0) + coalesce(roll.revenue, 0))::bigint as revenue,
+           (coalesce(raw.commissions, 0) + coalesce(roll.commissions, 0))::bigint as commissions`;
+
+/**
+ * `raw as (...)`: the raw spans' numbers (the CTEs k, cv, v and m, each keyed by `key`) in one row
+ * per partner or link, so the list joins one relation of the raw numbers, not four whose small
+ * estimates would make PostgreSQL compare every pair of rows.
+ */
+const rawCte = (sql: Sql, key: 'partner_id' | 'link_id') => sql`raw as (
+      select x.key, sum(x.clicks)::int as clicks, sum(x.filtered)::int as filtered, sum(x.converted)::int as converted,
+        sum(x.conversions)::int as conversions, sum(x.revenue)::bigint as revenue, sum(x.commissions)::bigint as commissions
+      from (
+        select ${sql(key)} as key, n as clicks, filtered, 0 as converted, 0 as conversions, 0::bigint as revenue, 0::bigint as commissions from k
+        union all select ${sql(key)}, 0, 0, n, 0, 0, 0 from cv
+        union all select ${sql(key)}, 0, 0, 0, n, revenue, 0 from v
+        union all select ${sql(key)}, 0, 0, 0, 0, 0, n from m
+      ) x
+      group by x.key
+    )`;
 
 const numbersOf = (r: NumberRow): Numbers => ({
   clicks: r.clicks,
@@ -178,16 +195,17 @@ export async function campaignPartners(
       where x.campaign_id = ${id} ${withinAny(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')} and x.currency = ${currency}
       group by 1
     ),
+    ${rawCte(sql, 'partner_id')},
     ${rollCte(sql, 'partner_id', sql`r.partner_id <> '' and r.campaign_id = ${id} and r.link_id = ''`, currency, parts.days)}
     select p.id, p.name, p.email,
            partner_status(p) as status,
            ${numberColumns(sql)}, count(*) over ()::int as total
     from partner_campaigns pc
     join partners p on p.id = pc.partner_id
-    left join k on k.partner_id = p.id left join cv on cv.partner_id = p.id left join v on v.partner_id = p.id left join m on m.partner_id = p.id
+    left join raw on raw.key = p.id
     left join roll on roll.k = p.id
     where pc.campaign_id = ${id}
-    order by coalesce(m.n, 0) + coalesce(roll.commissions, 0) desc, coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) desc, p.name, p.id
+    order by coalesce(raw.commissions, 0) + coalesce(roll.commissions, 0) desc, coalesce(raw.clicks, 0) - coalesce(raw.filtered, 0) + coalesce(roll.clicks, 0) desc, p.name, p.id
     limit ${input.limit}`;
   return {
     total: rows[0]?.total ?? 0,
@@ -242,15 +260,16 @@ export async function campaignLinks(
       select a.link_id, sum(m.amount)::bigint as n from commissions m join a on a.id = m.attribution_id
       where m.campaign_id = ${id} ${withinAny(sql, 'm.occurred_at', span)} and ${earnedCommission(sql, 'm')} and m.currency = ${currency} group by 1
     ),
+    ${rawCte(sql, 'link_id')},
     ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id <> ''`, currency, parts.days)}
     select l.id, l.slug, l.partner_id, p.name as partner_name,
            ${numberColumns(sql)}, count(*) over ()::int as total
     from links l
     join partners p on p.id = l.partner_id
-    left join k on k.link_id = l.id left join cv on cv.link_id = l.id left join v on v.link_id = l.id left join m on m.link_id = l.id
+    left join raw on raw.key = l.id
     left join roll on roll.k = l.id
     where l.campaign_id = ${id}
-    order by coalesce(k.n, 0) - coalesce(k.filtered, 0) + coalesce(roll.clicks, 0) desc, l.id desc
+    order by coalesce(raw.clicks, 0) - coalesce(raw.filtered, 0) + coalesce(roll.clicks, 0) desc, l.id desc
     limit ${input.limit}`;
   return {
     total: rows[0]?.total ?? 0,

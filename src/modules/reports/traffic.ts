@@ -98,8 +98,10 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
     parts.raw.length > 0
       ? sql<Grouped[]>`
           select ${sql.unsafe(CLICK_COLUMNS)}, ${sql.unsafe(GROUPING)}::int as g, count(distinct a.user_id)::int as n
-          from attributions a join clicks c on c.id = a.click_id
-          where a.click_id is not null ${withinAny(sql, 'a.occurred_at', parts.raw)} ${saleScope(sql, scope)}
+          -- the raw spans' sales found by their time (events_occurred_at), then their clicks
+          from events x join attributions a on a.event_id = x.id join clicks c on c.id = a.click_id
+          where x.attribution_status = 'attributed' ${withinAny(sql, 'x.occurred_at', parts.raw)}
+            and a.click_id is not null ${withinAny(sql, 'a.occurred_at', parts.raw)} ${saleScope(sql, scope)}
             and ${firstSale(sql, 'a.user_id', 'a.occurred_at')}
           group by ${sets}`
       : [],
