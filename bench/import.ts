@@ -63,8 +63,8 @@ try {
       await step('partners', () => tx`insert into partners (id, email, name, activated_at) select ${id('ptn', 'i')}, 'p' || i || '@example.com', 'Partner ' || i, now() from generate_series(1, ${PARTNERS}) i`);
       await step('links', () => tx`insert into links (id, slug, partner_id, campaign_id) select ${id('lnk', 'i')}, 'tok' || i, ${id('ptn', 'i')}, ${c} from generate_series(1, ${PARTNERS}) i`);
       await step('referrals', () => tx`insert into referrals (user_id, model, started_at) select 'cus_B' || i, 'last_click', now() from generate_series(1, ${REFERRALS}) i`);
-      await step('referral_touches', () => tx`insert into referral_touches (user_id, position, click_id, partner_id, campaign_id, weight_num, weight_den)
-               select 'cus_B' || i, 0, ${id('clk', 'i')}, ${id('ptn', `1 + i % ${PARTNERS}`)}, ${c}, 1, 1 from generate_series(1, ${REFERRALS}) i`);
+      await step('referral_touches', () => tx`insert into referral_touches (user_id, position, click_id, partner_id, campaign_id, weight_num, weight_den, link_id)
+               select 'cus_B' || i, 0, ${id('clk', 'i')}, ${id('ptn', `1 + i % ${PARTNERS}`)}, ${c}, 1, 1, ${id('lnk', `1 + i % ${PARTNERS}`)} from generate_series(1, ${REFERRALS}) i`);
       await step('billing_customers', () => tx`insert into billing_customers (provider, customer_id, user_id) select 'stripe', 'cus_B' || i, 'cus_B' || i from generate_series(1, ${REFERRALS}) i`);
       await step('events', () => tx`insert into events (id, user_id, type, occurred_at, source, attribution_status, attribution_model)
                select ${id('evt', 'i')}, 'cus_B' || (1 + i % ${REFERRALS}), 'sale', now(), 'import', 'attributed', 'last_click' from generate_series(1, ${COMMISSIONS}) i`);

@@ -118,4 +118,9 @@ test("after every source's import the rollups (what the pages read) equal a reco
   const [program] = await svc.sql`
     select sum(sales)::int as sales from rollup_facts where unit = 'd' and partner_id = '' and campaign_id = '' and link_id = '' and currency = ''`;
   expect(program!.sales).toBeGreaterThan(0);
+  // an imported customer came through its partner's old token, now a share link: its sales count there
+  const [linked] = await svc.sql`
+    select sum(r.sales)::int as sales from rollup_facts r join links l on l.id = r.link_id
+    where r.unit = 'd' and r.currency = '' and l.partner_id = r.partner_id`;
+  expect(linked!.sales).toBe(program!.sales);
 });

@@ -17,6 +17,8 @@ export type ResolvedTouch = {
   partnerId: string;
   campaignId: string;
   weight: Fraction;
+  /** The share link the touch came through, when known without its click (an imported customer's). */
+  linkId?: string | null;
 };
 
 export type Resolution = {
@@ -202,6 +204,7 @@ export async function recordReferrals(sql: Tx, referrals: { userId: string; mode
       campaign_id: t.campaignId,
       weight_num: Number(t.weight.num),
       weight_den: Number(t.weight.den),
+      link_id: t.linkId ?? null,
     })),
   );
   await Promise.all([
@@ -209,9 +212,9 @@ export async function recordReferrals(sql: Tx, referrals: { userId: string; mode
       insert into referrals (user_id, model, started_at)
       select user_id, model, started_at from jsonb_to_recordset(${sql.json(heads)}) as r(user_id text, model text, started_at timestamptz)`,
     sql`
-      insert into referral_touches (user_id, position, click_id, code_id, partner_id, campaign_id, weight_num, weight_den)
-      select user_id, position, click_id, code_id, partner_id, campaign_id, weight_num, weight_den
+      insert into referral_touches (user_id, position, click_id, code_id, partner_id, campaign_id, weight_num, weight_den, link_id)
+      select user_id, position, click_id, code_id, partner_id, campaign_id, weight_num, weight_den, link_id
       from jsonb_to_recordset(${sql.json(touches)})
-        as r(user_id text, position int, click_id text, code_id text, partner_id text, campaign_id text, weight_num bigint, weight_den bigint)`,
+        as r(user_id text, position int, click_id text, code_id text, partner_id text, campaign_id text, weight_num bigint, weight_den bigint, link_id text)`,
   ]);
 }

@@ -32,6 +32,14 @@ export async function writeCustomers(
     select r.user_id, t.partner_id from referrals r join referral_touches t on t.user_id = r.user_id and t.position = 0
     where r.user_id = any(${users}::text[])`);
   const referredBy = new Map(held.map((h) => [h.user_id, h.partner_id]));
+  // each partner's imported share link (its old token) in the campaign: the link its customers came
+  // through, so their sales count on it, as a click on it would have made them
+  const linked = await timed(target.times, 'sql: imported links of batch partners', sql<{ partner_id: string; id: string }[]>`
+    select distinct on (l.partner_id) l.partner_id, l.id from links l
+    join import_refs r on r.source = ${source} and r.kind = 'link' and r.source_id = l.slug and r.target_id = l.id
+    where l.partner_id = any(${[...new Set(fresh.map((f) => f.partnerId))]}::text[]) and l.campaign_id = ${target.campaignId}
+    order by l.partner_id, l.id`);
+  const linkOf = new Map(linked.map((l) => [l.partner_id, l.id]));
   const referrals: Parameters<typeof recordReferrals>[1] = [];
   const billing: { customer_id: string; user_id: string }[] = [];
   const placed: [string, string][] = [];
@@ -43,7 +51,10 @@ export async function writeCustomers(
       const startedAt = row.createdAt ?? new Date();
       referredBy.set(row.userId, partnerId);
       // no click moved with the customer: the touch names a click id minted at the referral's time
-      const touch = { position: 0, clickId: newId('click', startedAt), codeId: null, couponCode: null, partnerId, campaignId: target.campaignId, weight: fraction(1, 1) };
+      const touch = {
+        position: 0, clickId: newId('click', startedAt), codeId: null, couponCode: null, partnerId, campaignId: target.campaignId, weight: fraction(1, 1),
+        linkId: linkOf.get(partnerId) ?? null,
+      };
       referrals.push({ userId: row.userId, model: 'last_click', startedAt, touches: [touch] });
       if (row.stripeCustomerId !== null) billing.push({ customer_id: row.stripeCustomerId, user_id: row.userId });
     }
