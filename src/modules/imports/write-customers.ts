@@ -35,10 +35,13 @@ export async function writeCustomers(
   // each partner's imported share link (its old token) in the campaign: the link its customers came
   // through, so their sales count on it, as a click on it would have made them
   const linked = await timed(target.times, 'sql: imported links of batch partners', sql<{ partner_id: string; id: string }[]>`
-    select distinct on (l.partner_id) l.partner_id, l.id from links l
-    join import_refs r on r.source = ${source} and r.kind = 'link' and r.source_id = l.slug and r.target_id = l.id
-    where l.partner_id = any(${[...new Set(fresh.map((f) => f.partnerId))]}::text[]) and l.campaign_id = ${target.campaignId}
-    order by l.partner_id, l.id`);
+    select p.id as partner_id, l.id from unnest(${[...new Set(fresh.map((f) => f.partnerId))]}::text[]) as p(id)
+    -- per partner by key (links_partner, then the ref's primary key), whatever the import's stale statistics say
+    cross join lateral (
+      select l.id from links l
+      join import_refs r on r.source = ${source} and r.kind = 'link' and r.source_id = l.slug and r.target_id = l.id
+      where l.partner_id = p.id and l.campaign_id = ${target.campaignId}
+      order by l.id limit 1) l`);
   const linkOf = new Map(linked.map((l) => [l.partner_id, l.id]));
   const referrals: Parameters<typeof recordReferrals>[1] = [];
   const billing: { customer_id: string; user_id: string }[] = [];
