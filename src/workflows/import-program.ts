@@ -11,7 +11,7 @@ import { record } from '../modules/audit/service';
 import { issueMagicLink } from '../modules/auth/magic';
 import { importCampaign } from '../modules/imports/campaign';
 import { CsvFileError, readCsv } from '../modules/imports/csv';
-import { loadRefs } from '../modules/imports/refs';
+import { importedLinks, loadRefs } from '../modules/imports/refs';
 import { ImportReport } from '../modules/imports/report';
 import { RowProblem, type ImportSource } from '../modules/imports/rows';
 import { filesOf, SOURCES, type FileSpec } from '../modules/imports/sources';
@@ -78,7 +78,8 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
       const partnerTarget: ImportTarget = { ...base, file: spec.partners.file };
       await eachBatch(base, spec.partners, partnersFile, BATCH, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
       const customerTarget = { ...base, ...files, file: spec.customers.file };
-      await eachBatch(base, spec.customers, customersFile, BATCH, (batch) => writeCustomers(tx, customerTarget, batch, partners, customers));
+      const links = await timed(request.times, 'sql: imported links', importedLinks(tx, request.source, campaignId));
+      await eachBatch(base, spec.customers, customersFile, BATCH, (batch) => writeCustomers(tx, customerTarget, batch, { partners, customers, links }));
       const commissionTarget = { ...base, ...files, file: spec.commissions.file };
       await eachBatch(base, spec.commissions, commissionsFile, COMMISSION_BATCH, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
       await timed(request.times, 'write paid payouts', writePaidPayouts(tx, commissionTarget));

@@ -13,6 +13,14 @@ export async function loadRefs(sql: Tx, source: ImportSource, kind: RefKind): Pr
   return new Map(rows.map((r) => [r.source_id, r.target_id]));
 }
 
+/** Each partner's share link imported from `source` (its old token) in `campaignId`: partner id -> link id. */
+export async function importedLinks(sql: Tx, source: ImportSource, campaignId: string): Promise<Map<string, string>> {
+  const rows = await sql<{ partner_id: string; id: string }[]>`
+    select l.partner_id, l.id from import_refs r join links l on l.id = r.target_id
+    where r.source = ${source} and r.kind = 'link' and l.campaign_id = ${campaignId}`;
+  return new Map(rows.map((r) => [r.partner_id, r.id]));
+}
+
 /**
  * Which of `ids` were imported before. A join, not `source_id = any($ids)`: once the statement's plan
  * is generic, `= any` of a parameter array compares every row of import_refs with every id (0.7 s a

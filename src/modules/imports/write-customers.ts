@@ -10,14 +10,19 @@ import { timed } from './timing';
 import type { ImportedCustomer } from './rows';
 import type { ImportTarget, Lined } from './write-partners';
 
-/** Writes one batch of customers; `customers` (source id -> user id) gains every row it placed. */
+/**
+ * Writes one batch of customers; `customers` (source id -> user id) gains every row it placed. An
+ * imported customer's touch names its partner's imported share link (`links`: partner id -> link id,
+ * importedLinks), the link its old token became, so its sales count on that link as a click on it
+ * would have made them.
+ */
 export async function writeCustomers(
   sql: Tx,
   target: ImportTarget & { partnersFile: string },
   batch: Lined<ImportedCustomer>[],
-  partners: Map<string, string>,
-  customers: Map<string, string>,
+  maps: { partners: Map<string, string>; customers: Map<string, string>; links: Map<string, string> },
 ): Promise<void> {
+  const { partners, customers, links } = maps;
   const { source, report, file } = target;
   const fresh: (Lined<ImportedCustomer> & { partnerId: string })[] = [];
   for (const item of batch) {
@@ -32,17 +37,6 @@ export async function writeCustomers(
     select r.user_id, t.partner_id from referrals r join referral_touches t on t.user_id = r.user_id and t.position = 0
     where r.user_id = any(${users}::text[])`);
   const referredBy = new Map(held.map((h) => [h.user_id, h.partner_id]));
-  // each partner's imported share link (its old token) in the campaign: the link its customers came
-  // through, so their sales count on it, as a click on it would have made them
-  const linked = await timed(target.times, 'sql: imported links of batch partners', sql<{ partner_id: string; id: string }[]>`
-    select p.id as partner_id, l.id from unnest(${[...new Set(fresh.map((f) => f.partnerId))]}::text[]) as p(id)
-    -- per partner by key (links_partner, then the ref's primary key), whatever the import's stale statistics say
-    cross join lateral (
-      select l.id from links l
-      join import_refs r on r.source = ${source} and r.kind = 'link' and r.source_id = l.slug and r.target_id = l.id
-      where l.partner_id = p.id and l.campaign_id = ${target.campaignId}
-      order by l.id limit 1) l`);
-  const linkOf = new Map(linked.map((l) => [l.partner_id, l.id]));
   const referrals: Parameters<typeof recordReferrals>[1] = [];
   const billing: { customer_id: string; user_id: string }[] = [];
   const placed: [string, string][] = [];
@@ -56,7 +50,7 @@ export async function writeCustomers(
       // no click moved with the customer: the touch names a click id minted at the referral's time
       const touch = {
         position: 0, clickId: newId('click', startedAt), codeId: null, couponCode: null, partnerId, campaignId: target.campaignId, weight: fraction(1, 1),
-        linkId: linkOf.get(partnerId) ?? null,
+        linkId: links.get(partnerId) ?? null,
       };
       referrals.push({ userId: row.userId, model: 'last_click', startedAt, touches: [touch] });
       if (row.stripeCustomerId !== null) billing.push({ customer_id: row.stripeCustomerId, user_id: row.userId });
