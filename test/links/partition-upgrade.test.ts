@@ -14,7 +14,7 @@ import { foldRollups } from '../../src/modules/reports/rollups';
 import { linkStats, partnerCounts, partnerMoney } from '../../src/modules/reports/partners';
 import { eventually } from '../support/eventually';
 import { daysAgo } from '../support/fixtures';
-import { databaseUrl } from '../support/postgres';
+import { createTestDatabase } from '../support/postgres';
 import { startService, type TestService } from '../support/service';
 
 setDefaultTimeout(30_000);
@@ -82,13 +82,8 @@ async function sale(input: { userId: string; clickId: string; at: Date; amount: 
 }
 
 beforeAll(async () => {
-  const server = await globalThis.__partnerdTestServer!;
-  const name = `partnerd_tup_${process.pid}_${Date.now()}`;
-  const admin = openSql(server.adminUrl, { max: 1 });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  url = databaseUrl(server.adminUrl, name);
-  sql = openSql(url, { max: 10 });
+  const database = await createTestDatabase(await globalThis.__partnerdTestServer!, { empty: true });
+  ({ url, sql } = database);
 
   // 1. the install as it was: migrated to 0049
   const applied = await migrateBelow(sql, '0050');
@@ -157,18 +152,7 @@ beforeAll(async () => {
   }
   expect(await migrate(sql)).toEqual([]);
 
-  svc = await startService({}, {
-    database: {
-      url,
-      sql,
-      async drop() {
-        await sql.end({ timeout: 1 });
-        const a = openSql(server.adminUrl, { max: 1 });
-        await a.unsafe(`drop database if exists ${name} with (force)`);
-        await a.end();
-      },
-    },
-  });
+  svc = await startService({}, { database });
 }, 60_000);
 afterAll(async () => {
   await svc?.stop();

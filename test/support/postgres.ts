@@ -52,10 +52,11 @@ export async function startTestServer(): Promise<TestServer> {
 let counter = 0;
 
 /** A fresh database cloned from the migrated template (fast: a file copy). */
-export async function createTestDatabase(server: TestServer): Promise<{ url: string; sql: Sql; drop(): Promise<void> }> {
+/** A database for one test file, migrated (the server's template); `empty`: no schema at all (an upgrade test migrates it itself). */
+export async function createTestDatabase(server: TestServer, options: { empty?: boolean } = {}): Promise<{ url: string; sql: Sql; drop(): Promise<void> }> {
   const name = `partnerd_t${++counter}_${process.pid}_${Date.now()}`;
   const admin = openSql(server.adminUrl, { max: 1 });
-  await admin.unsafe(`create database ${name} template ${server.template}`);
+  await admin.unsafe(`create database ${name} template ${options.empty ? 'template0' : server.template}`);
   // a test needs what it committed visible to every connection, not kept through a power cut: its
   // commits do not wait for the disk (tests kill the service, never PostgreSQL)
   await admin.unsafe(`alter database ${name} set synchronous_commit = off`);
