@@ -9,6 +9,7 @@ import type { Transaction } from '../db';
 import { AppError } from '../lib/errors';
 import { record } from '../modules/audit/service';
 import { issueMagicLink } from '../modules/auth/magic';
+import { readCommissionsAhead } from '../modules/imports/ahead';
 import { importCampaign } from '../modules/imports/campaign';
 import { CsvFileError, readCsv } from '../modules/imports/csv';
 import { importedLinks, loadRefs } from '../modules/imports/refs';
@@ -16,12 +17,12 @@ import { ImportReport } from '../modules/imports/report';
 import { RowProblem, type ImportSource } from '../modules/imports/rows';
 import { filesOf, SOURCES, type FileSpec } from '../modules/imports/sources';
 import { timed, type PhaseTimes } from '../modules/imports/timing';
-import { writeCommissions, writePaidPayouts } from '../modules/imports/write-commissions';
+import { PaidPayouts, settlePaidPayouts, writeCommissions } from '../modules/imports/write-commissions';
 import { writeCustomers } from '../modules/imports/write-customers';
 import { writePartners, type ImportTarget, type Lined } from '../modules/imports/write-partners';
 import { sendInvite, type IssuedInvite } from './invite-partner';
 
-/** An export's files by name (null: not given); each is read once, as a stream. */
+/** An export's files by name (null: not given), as a stream; each call opens a new one (the commissions file is read twice). */
 export type ImportFiles = (name: string) => ReadableStream<Uint8Array> | null;
 
 export type ImportRequest = {
@@ -64,6 +65,11 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
   const report = new ImportReport();
   let invites: IssuedInvite[] = [];
   try {
+    // the commissions file is read twice: first for each customer's first sale and each partner's
+    // last payment (ahead.ts), then for the commissions themselves, after the customers
+    const clock = new Date();
+    const ahead = await timed(request.times, 'read commissions.csv ahead', readCommissionsAhead(spec.commissions, request.files(spec.commissions.file)!, clock));
+    Bun.gc(true);
     invites = await ctx.sql.begin(async (tx) => {
       // two imports of one source wait for each other (their idempotency reads must see each other)
       await tx`select pg_advisory_xact_lock(hashtextextended(${`partnerd:import:${request.source}`}, 0))`;
@@ -79,10 +85,11 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
       await eachBatch(base, spec.partners, partnersFile, BATCH, async (batch) => void created.push(...(await writePartners(tx, partnerTarget, batch, partners))));
       const customerTarget = { ...base, ...files, file: spec.customers.file };
       const links = await timed(request.times, 'sql: imported links', importedLinks(tx, request.source, campaignId));
-      await eachBatch(base, spec.customers, customersFile, BATCH, (batch) => writeCustomers(tx, customerTarget, batch, { partners, customers, links }));
-      const commissionTarget = { ...base, ...files, file: spec.commissions.file };
+      const firstSales = ahead.firstSales;
+      await eachBatch(base, spec.customers, customersFile, BATCH, (batch) => writeCustomers(tx, customerTarget, batch, { partners, customers, links, firstSales }));
+      const commissionTarget = { ...base, ...files, file: spec.commissions.file, clock, payouts: new PaidPayouts(ahead.lastPaid) };
       await eachBatch(base, spec.commissions, commissionsFile, COMMISSION_BATCH, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
-      await timed(request.times, 'write paid payouts', writePaidPayouts(tx, commissionTarget));
+      await settlePaidPayouts(tx, commissionTarget);
       if (request.dryRun) throw new RolledBack();
       const issued = request.invite ? await issueInvites(tx, created) : [];
       await recordImport(tx, request.source, report);

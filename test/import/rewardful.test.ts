@@ -79,6 +79,25 @@ describe('a Rewardful export', () => {
     expect(rows.filter((r) => r.status === 'paid').every((r) => r.payout_id !== null)).toBe(true);
   });
 
+  test("each imported customer converts on its first imported sale, counted on that day; a customer without a sale does not", async () => {
+    const referrals = await svc.sql`select user_id, started_at from referrals order by user_id`;
+    expect(referrals.map((r) => [r.user_id, r.started_at.toISOString()])).toEqual([
+      ['cus_AAA111', '2024-01-11T00:00:00.000Z'], // its first commission, not the referral's 2024-01-10
+      ['cus_BBB222', '2024-02-15T00:00:00.000Z'],
+      ['cus_CCC333', '2024-02-12T00:00:00.000Z'],
+      ['rewardful:ref-0004', '2024-03-05T00:00:00.000Z'], // no commission: created there
+    ]);
+    const conversions = await svc.sql`
+      select day::text, sum(customers)::int as customers from rollup_facts
+      where unit = 'd' and partner_id = '' and campaign_id = '' and link_id = '' and currency = ''
+      group by day having sum(customers) <> 0 order by day`;
+    expect([...conversions]).toEqual([
+      { day: '2024-01-11', customers: 1 },
+      { day: '2024-02-12', customers: 1 },
+      { day: '2024-02-15', customers: 1 },
+    ]);
+  });
+
   test('the payout run pays the approved commission and never the imported paid history again', async () => {
     const res = await svc.api('POST', '/v1/payouts/run');
     expect(res.status).toBe(200);
@@ -121,6 +140,25 @@ describe('a Rewardful export', () => {
       expect(after.commissions - before.commissions).toBe(1);
       expect(after.payouts - before.payouts).toBe(1);
       expect(await svc.sql`select amount from payouts where provider = 'import' and amount = 1200`).toHaveLength(1);
+    } finally {
+      rmSync(later, { recursive: true, force: true });
+    }
+  });
+
+  test('paid commissions of nothing make no payout; they stay paid', async () => {
+    const later = mkdtempSync(join(tmpdir(), 'rewardful-zero-'));
+    try {
+      cpSync(DIR, later, { recursive: true });
+      appendFileSync(join(later, 'affiliates.csv'), '4f1d2c3a-0006,Zed,Zero,zed@example.com,,,zed,2024-05-01T00:00:00Z,active,0,0,0\r\n');
+      appendFileSync(join(later, 'referrals.csv'), 'ref-0007,4f1d2c3a-0006,cus_ZZZ000,z@buyer.example,2024-05-02T00:00:00Z,,1\r\n');
+      appendFileSync(join(later, 'commissions.csv'), 'cm-0010,4f1d2c3a-0006,ref-0007,0,USD,paid,2024-05-03T00:00:00Z,2024-06-01T00:00:00Z,sale-10\r\n');
+      const before = await tableCounts(svc);
+      const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
+      expect(res.status).toBe(200);
+      expect(res.body.counts).toMatchObject({ commissions: 1, payouts: 0 });
+      expect((await tableCounts(svc)).payouts).toBe(before.payouts);
+      const [zed] = await svc.sql`select c.status, c.amount, c.payout_id from commissions c join partners p on p.id = c.partner_id where p.email = 'zed@example.com'`;
+      expect(zed).toEqual({ status: 'paid', amount: 0n, payout_id: null });
     } finally {
       rmSync(later, { recursive: true, force: true });
     }

@@ -1,20 +1,45 @@
 // Imported commissions, with their exact amounts, currencies and states: each is a conversion event
 // (source `import`), its attribution to the partner and the commission, written a batch at a time.
-// Paid history then becomes one paid payout per partner and currency (provider `import`), so the
+// Paid history goes into one paid payout per partner and currency (provider `import`), so the
 // payout run never pays it again.
 import type { Tx } from '../../db';
 import { newId } from '../../lib/ids';
+import { payoutKey } from './ahead';
 import { refsAmong, saveRefs } from './refs';
 import { timed } from './timing';
 import type { ImportedCommission } from './rows';
 import type { ImportTarget, Lined } from './write-partners';
 
 type Files = { partnersFile: string; customersFile: string };
+/** What every batch of one import's commissions shares: the time standing in for a missing one, and its paid payouts. */
+type CommissionsTarget = ImportTarget & Files & { clock: Date; payouts: PaidPayouts };
+
+/**
+ * This import's paid payouts, one per partner and currency, each minted when its first paid
+ * commission is written and named by the time of its last one (readCommissionsAhead), so every paid
+ * commission is written in its payout; settlePaidPayouts then puts their totals in.
+ */
+export class PaidPayouts {
+  /** payoutKey(partner source id, currency) -> payout id */
+  readonly ids = new Map<string, string>();
+
+  constructor(private readonly lastPaid: Map<string, number>) {}
+
+  /** The payout of a paid commission, and whether this call minted it (the caller inserts it). */
+  of(partnerSourceId: string, currency: string, paidAt: Date): { id: string; minted: boolean } {
+    const key = payoutKey(partnerSourceId, currency);
+    const known = this.ids.get(key);
+    if (known !== undefined) return { id: known, minted: false };
+    const id = newId('payout', new Date(this.lastPaid.get(key) ?? paidAt.getTime()));
+    this.ids.set(key, id);
+    return { id, minted: true };
+  }
+}
 
 /** Writes one batch of commissions; rows imported before are counted as skipped. */
 export async function writeCommissions(
   sql: Tx,
-  target: ImportTarget & Files,
+  target: CommissionsTarget,
   batch: Lined<ImportedCommission>[],
   partners: Map<string, string>,
   customers: Map<string, string>,
@@ -39,10 +64,13 @@ export async function writeCommissions(
     select user_id, click_id, code_id from referral_touches where position = 0 and user_id = any(${[...new Set(fresh.map((f) => f.userId))]}::text[])`);
   const touchOf = new Map(touches.map((t) => [t.user_id, t]));
   const actor = `import:${source}`;
+  const minted: { id: string; partner_id: string; currency: string; paid_at: string }[] = [];
   const rows = fresh.map(({ row, partnerId, userId }) => {
-    const at = row.createdAt ?? new Date();
+    const at = row.createdAt ?? target.clock;
     const touch = touchOf.get(userId);
     const paidAt = row.status === 'paid' ? (row.paidAt ?? at) : null;
+    const payout = paidAt === null ? null : target.payouts.of(row.partnerSourceId, row.currency, paidAt);
+    if (payout?.minted) minted.push({ id: payout.id, partner_id: partnerId, currency: row.currency, paid_at: paidAt!.toISOString() });
     return {
       event_id: newId('event', at),
       attribution_id: newId('attribution', at),
@@ -57,17 +85,25 @@ export async function writeCommissions(
       status: row.status,
       approved_at: row.status === 'approved' || row.status === 'paid' ? at.toISOString() : null,
       paid_at: paidAt?.toISOString() ?? null,
+      payout_id: payout?.id ?? null,
       reversed_at: row.status === 'reversed' ? at.toISOString() : null,
       reversal_reason: row.status === 'reversed' ? `refused at ${source} before the import` : null,
       metadata: { importedFrom: source, importedId: row.sourceId },
     };
   });
+  if (minted.length > 0) {
+    // their totals are put in once every commission is written (settlePaidPayouts); 1 meanwhile
+    await timed(target.times, 'sql: insert paid payouts', sql`
+      insert into payouts (id, partner_id, currency, amount, commissions_amount, commission_count, status, provider, created_by, settled_by, paid_at)
+      select id, partner_id, currency, 1, 1, 1, 'paid', 'import', ${actor}, ${actor}, paid_at
+      from jsonb_to_recordset(${sql.json(minted)}) as r(id text, partner_id text, currency text, paid_at timestamptz)`);
+  }
   const json = sql.json(rows as never);
   await timed(target.times, 'sql: insert events + attributions + commissions + transitions', sql`
     with r as (
       select * from jsonb_to_recordset(${json}) as r(
         event_id text, attribution_id text, id text, user_id text, partner_id text, click_id text, code_id text, occurred_at timestamptz,
-        amount bigint, currency text, status text, approved_at timestamptz, paid_at timestamptz, reversed_at timestamptz,
+        amount bigint, currency text, status text, approved_at timestamptz, paid_at timestamptz, payout_id text, reversed_at timestamptz,
         reversal_reason text, metadata jsonb)
     ), events as (
       insert into events (id, user_id, type, occurred_at, metadata, source, attribution_status, attribution_model)
@@ -77,9 +113,9 @@ export async function writeCommissions(
       select attribution_id, event_id, user_id, click_id, code_id, partner_id, ${target.campaignId}, 'last_click', 1, occurred_at, 'campaign' from r
     ), commissions as (
       insert into commissions (id, attribution_id, event_id, partner_id, campaign_id, user_id, amount, currency, event_type, status,
-                               holdback_days, approved_at, paid_at, reversed_at, reversal_reason, occurred_at)
+                               holdback_days, approved_at, paid_at, payout_id, reversed_at, reversal_reason, occurred_at)
       select id, attribution_id, event_id, partner_id, ${target.campaignId}, user_id, amount, currency, 'sale', status,
-             0, approved_at, paid_at, reversed_at, reversal_reason, occurred_at from r
+             0, approved_at, paid_at, payout_id, reversed_at, reversal_reason, occurred_at from r
     )
     insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
     select id, null, status, ${actor}, ${`imported from ${source}`} from r`);
@@ -88,37 +124,26 @@ export async function writeCommissions(
 }
 
 /**
- * The paid commissions this import wrote (its refs, written at this transaction's `now()`) go into
- * one paid payout per partner and currency, provider `import`: paid history, never paid again.
+ * Puts each of this import's paid payouts' totals in: the sum and count of its commissions and its
+ * last payment. A payout whose commissions are all of 0 is no payout: they are left out of it and
+ * it is removed (a payout is of more than nothing).
  */
-export async function writePaidPayouts(sql: Tx, target: ImportTarget): Promise<void> {
-  const groups = await timed(target.times, 'sql: paid commissions by partner and currency', sql<{ partner_id: string; currency: string; total: bigint; n: number; paid_at: Date }[]>`
-    select c.partner_id, c.currency, sum(c.amount)::bigint as total, count(*)::int as n, max(c.paid_at) as paid_at
-    from import_refs r join commissions c on c.id = r.target_id
-    where r.source = ${target.source} and r.kind = 'commission' and r.created_at = now() and c.status = 'paid' and c.payout_id is null
-    group by c.partner_id, c.currency
-    having sum(c.amount) > 0
-    order by c.partner_id, c.currency`);
-  if (groups.length === 0) return;
-  const actor = `import:${target.source}`;
-  const rows = groups.map((g) => ({
-    id: newId('payout', g.paid_at),
-    partner_id: g.partner_id,
-    currency: g.currency,
-    amount: g.total.toString(),
-    n: g.n,
-    paid_at: g.paid_at.toISOString(),
-  }));
-  await timed(target.times, 'sql: insert payouts + commissions payout_id', sql`
-    with p as (
-      insert into payouts (id, partner_id, currency, amount, commissions_amount, commission_count, status, provider, created_by, settled_by, paid_at)
-      select id, partner_id, currency, amount, amount, n, 'paid', 'import', ${actor}, ${actor}, paid_at
-      from jsonb_to_recordset(${sql.json(rows)}) as r(id text, partner_id text, currency text, amount bigint, n int, paid_at timestamptz)
-      returning id, partner_id, currency
+export async function settlePaidPayouts(sql: Tx, target: Pick<CommissionsTarget, 'report' | 'times' | 'payouts'>): Promise<void> {
+  const ids = [...target.payouts.ids.values()];
+  if (ids.length === 0) return;
+  const [{ empty }] = await timed(target.times, 'sql: settle paid payouts', sql<[{ empty: string[] | null }]>`
+    with totals as (
+      select p.id, coalesce(sum(c.amount), 0)::bigint as total, count(c.id)::int as n, max(c.paid_at) as paid_at
+      from unnest(${ids}::text[]) as p(id) left join commissions c on c.payout_id = p.id
+      group by p.id
+    ), settled as (
+      update payouts p set amount = t.total, commissions_amount = t.total, commission_count = t.n, paid_at = t.paid_at
+      from totals t where p.id = t.id and t.total > 0
     )
-    update commissions c set payout_id = p.id
-    from p, import_refs r
-    where r.source = ${target.source} and r.kind = 'commission' and r.created_at = now() and c.id = r.target_id
-      and c.status = 'paid' and c.payout_id is null and c.partner_id = p.partner_id and c.currency = p.currency`);
-  target.report.counts.payouts += rows.length;
+    select array_agg(id) as empty from totals where total = 0`);
+  if (empty !== null) {
+    await sql`update commissions set payout_id = null where payout_id = any(${empty}::text[])`;
+    await sql`delete from payouts where id = any(${empty}::text[])`;
+  }
+  target.report.counts.payouts += ids.length - (empty?.length ?? 0);
 }

@@ -20,7 +20,7 @@ export async function writeCustomers(
   sql: Tx,
   target: ImportTarget & { partnersFile: string },
   batch: Lined<ImportedCustomer>[],
-  maps: { partners: Map<string, string>; customers: Map<string, string>; links: Map<string, string> },
+  maps: { partners: Map<string, string>; customers: Map<string, string>; links: Map<string, string>; firstSales: Map<string, number> },
 ): Promise<void> {
   const { partners, customers, links } = maps;
   const { source, report, file } = target;
@@ -45,7 +45,10 @@ export async function writeCustomers(
     if (holder !== undefined && holder !== partnerId) {
       report.problem(file, line, `customer ${row.userId} is already credited to another partner; that attribution is kept`);
     } else if (holder === undefined) {
-      const startedAt = row.createdAt ?? new Date();
+      // the referral starts at the customer's first imported sale, which is so its conversion (as a
+      // referral started by a sale here); a customer without one starts when it was created there
+      const firstSale = maps.firstSales.get(row.sourceId);
+      const startedAt = firstSale !== undefined ? new Date(firstSale) : (row.createdAt ?? new Date());
       referredBy.set(row.userId, partnerId);
       // no click moved with the customer: the touch names a click id minted at the referral's time
       const touch = {
