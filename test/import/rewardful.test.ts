@@ -145,6 +145,26 @@ describe('a Rewardful export', () => {
     }
   });
 
+  test('a commission id twice in the file: the first row is kept and the second reported; an id imported before is skipped', async () => {
+    const later = mkdtempSync(join(tmpdir(), 'rewardful-twice-'));
+    try {
+      cpSync(DIR, later, { recursive: true });
+      appendFileSync(join(later, 'commissions.csv'), 'cm-0011,4f1d2c3a-0001,ref-0001,400,USD,pending,2024-06-03T00:00:00Z,,sale-11\r\n');
+      appendFileSync(join(later, 'commissions.csv'), 'cm-0011,4f1d2c3a-0001,ref-0001,999,USD,pending,2024-06-04T00:00:00Z,,sale-11\r\n');
+      appendFileSync(join(later, 'commissions.csv'), 'cm-0001,4f1d2c3a-0001,ref-0001,1500,USD,paid,2024-01-11T00:00:00Z,2024-02-01T00:00:00Z,sale-1\r\n');
+      const before = await tableCounts(svc);
+      const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
+      expect(res.status).toBe(200);
+      expect(res.body.counts.commissions).toBe(1);
+      expect(res.body.problems).toContainEqual({ file: 'commissions.csv', line: 11, reason: 'id cm-0011 appears twice; the first row is kept' });
+      expect((await tableCounts(svc)).commissions - before.commissions).toBe(1);
+      expect([...(await svc.sql`select c.amount from import_refs r join commissions c on c.id = r.target_id where r.kind = 'commission' and r.source_id = 'cm-0011'`)]).toEqual([{ amount: 400n }]);
+      expect(await svc.sql`select 1 from events where metadata ->> 'importedId' = 'cm-0001'`).toHaveLength(1);
+    } finally {
+      rmSync(later, { recursive: true, force: true });
+    }
+  });
+
   test('paid commissions of nothing make no payout; they stay paid', async () => {
     const later = mkdtempSync(join(tmpdir(), 'rewardful-zero-'));
     try {

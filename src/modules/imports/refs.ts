@@ -22,14 +22,23 @@ export async function importedLinks(sql: Tx, source: ImportSource, campaignId: s
 }
 
 /**
- * Which of `ids` were imported before. A join, not `source_id = any($ids)`: once the statement's plan
- * is generic, `= any` of a parameter array compares every row of import_refs with every id (0.7 s a
- * batch of 2,000 against 41,000 refs); the join looks each id up in the primary key.
+ * Saves the refs of `pairs` that are not there yet and answers their source ids: the objects this
+ * import is to write. An id imported before (by an earlier import, or an earlier batch of this one)
+ * is not among them. One statement: what was imported before and what is saved now are settled by
+ * the primary key, with no read ahead of the write.
  */
-export async function refsAmong(sql: Tx, { source, times }: { source: ImportSource; times?: PhaseTimes }, kind: RefKind, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await timed(times, `sql: ${kind} refs among batch`, sql<{ source_id: string }[]>`
-    select r.source_id from unnest(${ids}::text[]) as s(id) join import_refs r on r.source = ${source} and r.kind = ${kind} and r.source_id = s.id`);
+export async function claimRefs(
+  sql: Tx,
+  { source, times }: { source: ImportSource; times?: PhaseTimes },
+  kind: RefKind,
+  pairs: [sourceId: string, targetId: string][],
+): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const rows = await timed(times, `sql: claim ${kind} refs`, sql<{ source_id: string }[]>`
+    insert into import_refs (source, kind, source_id, target_id)
+    select ${source}, ${kind}, s, t from unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[]) as r(s, t)
+    on conflict do nothing
+    returning source_id`);
   return new Set(rows.map((r) => r.source_id));
 }
 

@@ -5,7 +5,7 @@
 import type { Tx } from '../../db';
 import { newId } from '../../lib/ids';
 import { payoutKey } from './ahead';
-import { refsAmong, saveRefs } from './refs';
+import { claimRefs } from './refs';
 import { timed } from './timing';
 import type { ImportedCommission } from './rows';
 import type { ImportTarget, Lined } from './write-partners';
@@ -45,18 +45,28 @@ export async function writeCommissions(
   customers: Map<string, string>,
 ): Promise<void> {
   const { source, report, file } = target;
-  const before = await refsAmong(sql, target, 'commission', batch.map((b) => b.row.sourceId));
-  const fresh: (Lined<ImportedCommission> & { partnerId: string; userId: string })[] = [];
-  const seen = new Set<string>();
+  // each id's first row with its partner and customer known is the one to write, unless it was
+  // imported before: its ref is claimed first, and only the claimed are written
+  const first = new Map<string, Lined<ImportedCommission> & { partnerId: string; userId: string; id: string }>();
+  const partnerOf = (row: ImportedCommission) => partners.get(row.partnerSourceId);
+  const userOf = (row: ImportedCommission) => (row.customerSourceId === null ? `${source}:commission:${row.sourceId}` : customers.get(row.customerSourceId));
+  for (const item of batch) {
+    const partnerId = partnerOf(item.row);
+    const userId = userOf(item.row);
+    if (partnerId !== undefined && userId !== undefined && !first.has(item.row.sourceId)) {
+      first.set(item.row.sourceId, { ...item, partnerId, userId, id: newId('commission', item.row.createdAt ?? target.clock) });
+    }
+  }
+  const claimed = await claimRefs(sql, target, 'commission', [...first.values()].map((f) => [f.row.sourceId, f.id]));
+  const fresh: (Lined<ImportedCommission> & { partnerId: string; userId: string; id: string })[] = [];
   for (const item of batch) {
     const { row, line } = item;
-    const partnerId = partners.get(row.partnerSourceId);
-    const userId = row.customerSourceId === null ? `${source}:commission:${row.sourceId}` : customers.get(row.customerSourceId);
-    if (before.has(row.sourceId)) report.skipped++;
-    else if (seen.has(row.sourceId)) report.problem(file, line, `id ${row.sourceId} appears twice; the first row is kept`);
-    else if (partnerId === undefined) report.problem(file, line, `partner ${row.partnerSourceId} is not in ${target.partnersFile}`);
-    else if (userId === undefined) report.problem(file, line, `customer ${row.customerSourceId} is not in ${target.customersFile}`);
-    else (seen.add(row.sourceId), fresh.push({ ...item, partnerId, userId }));
+    const chosen = first.get(row.sourceId);
+    if (partnerOf(row) === undefined) report.problem(file, line, `partner ${row.partnerSourceId} is not in ${target.partnersFile}`);
+    else if (userOf(row) === undefined) report.problem(file, line, `customer ${row.customerSourceId} is not in ${target.customersFile}`);
+    else if (!claimed.has(row.sourceId)) report.skipped++;
+    else if (chosen!.line !== line) report.problem(file, line, `id ${row.sourceId} appears twice; the first row is kept`);
+    else fresh.push(chosen!);
   }
   if (fresh.length === 0) return;
   // the attribution names the customer's referral touch (its click or code), else a click minted for it
@@ -65,7 +75,7 @@ export async function writeCommissions(
   const touchOf = new Map(touches.map((t) => [t.user_id, t]));
   const actor = `import:${source}`;
   const minted: { id: string; partner_id: string; currency: string; paid_at: string }[] = [];
-  const rows = fresh.map(({ row, partnerId, userId }) => {
+  const rows = fresh.map(({ row, partnerId, userId, id }) => {
     const at = row.createdAt ?? target.clock;
     const touch = touchOf.get(userId);
     const paidAt = row.status === 'paid' ? (row.paidAt ?? at) : null;
@@ -74,7 +84,7 @@ export async function writeCommissions(
     return {
       event_id: newId('event', at),
       attribution_id: newId('attribution', at),
-      id: newId('commission', at),
+      id,
       user_id: userId,
       partner_id: partnerId,
       click_id: touch ? touch.click_id : newId('click', at),
@@ -119,7 +129,6 @@ export async function writeCommissions(
     )
     insert into commission_transitions (commission_id, from_status, to_status, actor, reason)
     select id, null, status, ${actor}, ${`imported from ${source}`} from r`);
-  await saveRefs(sql, target, 'commission', fresh.map((f, k) => [f.row.sourceId, rows[k]!.id]));
   report.counts.commissions += rows.length;
 }
 
