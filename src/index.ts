@@ -5,6 +5,7 @@ import { migrate } from './db/migrate';
 import { firstRunWarnings } from './lib/first-run';
 import { createLogger } from './lib/log';
 import { bootstrapAdminKey } from './modules/auth/keys';
+import { nobodyCanSignIn } from './modules/team/service';
 import { startScheduler } from './scheduler';
 import { createContext, serve } from './server';
 
@@ -41,11 +42,13 @@ try {
 }
 
 const ctx = createContext(config, db.sql, log);
+// asked before listening, so the warnings follow the "listening" line in the same turn
+const nobody = await nobodyCanSignIn(db.sql, config, ctx.oidc?.settings.allowedDomains ?? []).catch(() => false);
 const server = serve(ctx);
 const scheduler = startScheduler(ctx);
 log.info('partnerd listening', { url: server.url, baseUrl: config.baseUrl, database: config.databaseUrl ? 'DATABASE_URL' : 'embedded' });
 // a first run says what still stands between the operator and a working sign-in
-for (const warning of firstRunWarnings(config)) log.warn(warning);
+for (const warning of firstRunWarnings(config, { nobodyCanSignIn: nobody })) log.warn(warning);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -12,12 +12,15 @@ export function linksGoToLog(config: Pick<Config, 'smtpUrl'>): boolean {
 }
 
 export const NO_ADMIN =
-  'No admin can sign in: ADMIN_EMAILS is empty. Set ADMIN_EMAILS to a comma-separated list of addresses and restart; until then the admin pages cannot be opened (the API still answers to the admin API key).';
+  'No admin can sign in: ADMIN_EMAILS is empty, nobody is on the team and no single sign-on domain lets anyone join. Set ADMIN_EMAILS to a comma-separated list of addresses and restart; until then the admin pages cannot be opened (the API still answers to the admin API key).';
 
 export const LINKS_IN_LOG =
   'No mail server is configured (SMTP_URL is unset): sign-in and invite links are not mailed but written to the service log, in a line "mail (SMTP_URL unset, not sent)".';
 
-/** The warnings a start writes: nothing when the install is complete. */
-export function firstRunWarnings(config: Pick<Config, 'adminEmails' | 'smtpUrl'>): string[] {
-  return [...(adminCanSignIn(config) ? [] : [NO_ADMIN]), ...(linksGoToLog(config) ? [LINKS_IN_LOG] : [])];
+/**
+ * The warnings a start writes: nothing when the install is complete. `nobodyCanSignIn` is the team's
+ * answer (nobodyCanSignIn in modules/team): ADMIN_EMAILS empty, nobody on the team, no SSO domain.
+ */
+export function firstRunWarnings(config: Pick<Config, 'smtpUrl'>, state: { nobodyCanSignIn: boolean }): string[] {
+  return [...(state.nobodyCanSignIn ? [NO_ADMIN] : []), ...(linksGoToLog(config) ? [LINKS_IN_LOG] : [])];
 }

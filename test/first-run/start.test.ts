@@ -3,6 +3,7 @@
 // in and where sign-in links go without a mail server.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
+import { newId } from '../../src/lib/ids';
 import { eventually } from '../support/eventually';
 import { createTestDatabase } from '../support/postgres';
 import { spawnService } from '../support/process';
@@ -67,8 +68,9 @@ describe('GET /', () => {
 });
 
 describe('the start log', () => {
-  async function startLog(env: Record<string, string>): Promise<string> {
+  async function startLog(env: Record<string, string>, team: string[] = []): Promise<string> {
     const db = await createTestDatabase(await globalThis.__partnerdTestServer!);
+    for (const email of team) await db.sql`insert into team_members (id, email, role, source) values (${newId('teamMember')}, ${email}, 'admin', 'invite')`;
     const child = await spawnService(db.url, { LOG_LEVEL: 'info', ...env });
     try {
       // the warnings are written right after the "listening" line, in the same turn
@@ -88,6 +90,12 @@ describe('the start log', () => {
     const out = await startLog({});
     expect(out).toContain('No admin can sign in: ADMIN_EMAILS is empty');
     expect(out).toContain('sign-in and invite links are not mailed but written to the service log');
+  });
+
+  test('no ADMIN_EMAILS but someone on the team: nobody is told that no admin can sign in', async () => {
+    const out = await startLog({ SMTP_URL: 'smtp://127.0.0.1:2525' }, ['member@operator.example']);
+    expect(out).toContain('partnerd listening');
+    expect(out).not.toContain('No admin can sign in');
   });
 
   test('a complete install starts without either warning', async () => {

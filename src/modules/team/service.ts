@@ -1,7 +1,9 @@
 // The admin team: members and their roles. ADMIN_EMAILS addresses are owners the API cannot change
 // or remove (kept as rows of source 'env' so they have an id and a last sign-in); the last owner can
 // be neither demoted nor removed. Removing a member ends their sessions in the same transaction.
+import type { Config } from '../../config';
 import type { Sql, Transaction, Tx } from '../../db';
+import { adminCanSignIn } from '../../lib/first-run';
 import { conflict, notFound } from '../../lib/errors';
 import { isId, newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
@@ -51,6 +53,14 @@ export async function findMember(sql: Tx, id: string): Promise<Member | null> {
 }
 
 /** Whether anyone besides ADMIN_EMAILS is on the team (and so can sign in to the admin). */
+/**
+ * Whether nobody can sign in to the admin: no ADMIN_EMAILS owner, nobody on the team, and no single
+ * sign-on domain to join from (the sign-in page's note and the start log's warning).
+ */
+export async function nobodyCanSignIn(sql: Tx, config: Pick<Config, 'adminEmails'>, ssoDomains: readonly string[]): Promise<boolean> {
+  return !adminCanSignIn(config) && ssoDomains.length === 0 && !(await anyMemberCanSignIn(sql));
+}
+
 export async function anyMemberCanSignIn(sql: Tx): Promise<boolean> {
   const [row] = await sql<{ any: boolean }[]>`select exists (select 1 from team_members where source <> 'env') as any`;
   return row!.any;

@@ -10,8 +10,8 @@ import { Email } from '../../lib/fields';
 import { requestMagicLink, SENT } from '../../workflows/sign-in';
 import { ANON_COOKIE, anonSecret, csrfToken, refuseBadToken } from '../csrf';
 import { CsrfInput, Field, formFields, schemaErrors, type FormErrors } from '../forms';
-import { adminCanSignIn, linksGoToLog } from '../../lib/first-run';
-import { anyMemberCanSignIn } from '../../modules/team/service';
+import { linksGoToLog } from '../../lib/first-run';
+import { nobodyCanSignIn } from '../../modules/team/service';
 import { AuthLayout } from '../auth-layout';
 import { Notice } from '../layout';
 import { render, seeOther } from '../render';
@@ -81,7 +81,7 @@ export function adminRoutes(ctx: AppContext) {
   // read per request: cheap, and always what the configuration says now
   // nobody can sign in: no ADMIN_EMAILS owner, nobody on the team, and no single sign-on domain to join from
   const notesOf = async (): Promise<SignInNotes> => ({
-    noAdmin: !adminCanSignIn(ctx.config) && !(ctx.oidc?.settings.allowedDomains.length) && !(await anyMemberCanSignIn(ctx.sql)),
+    noAdmin: await nobodyCanSignIn(ctx.sql, ctx.config, ctx.oidc?.settings.allowedDomains ?? []),
     linksInLog: linksGoToLog(ctx.config),
   });
 
