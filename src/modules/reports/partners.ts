@@ -99,6 +99,10 @@ export async function partnerStats(
   // whole days from the partners' rollup rows, today (and part-days) from the rows themselves
   const parts = splitSpan(input.span);
   const span = parts.raw;
+  // sorted by a partner column, the page is chosen first and its ids name every read below: a few
+  // index lookups per partner, not every partner's rows of the range summed and then thrown away
+  const page = onPartner ? await partnerPage(sql, like, input, sql`${inner[input.sort.key]!} ${dir}, p.id desc`) : null;
+  const scope = page === null ? sql`in (select id from matched)` : sql`= any(${page.ids}::text[])`;
   const rows = await sql<StatsQueryRow[]>`
     with matched as (
       select p.id, p.name, p.email, partner_status(p) as status, p.created_at, p.activated_at, p.revoked_at, p.billing_connect_account_id, p.group_id,
@@ -110,21 +114,21 @@ export async function partnerStats(
         ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
         ${statusFilter(sql, input.status)}
         ${groupFilter(sql, input.group)}
-      ${onPartner ? sql`order by ${inner[input.sort.key]!} ${dir}, p.id desc limit ${input.limit} offset ${input.offset}` : sql``}
+        ${page === null ? sql`` : sql`and p.id = any(${page.ids}::text[])`}
     ),
     k as (
       select c.partner_id, count(*)::int as n from clicks c
-      where c.partner_id in (select id from matched) ${clickWithinAny(sql, 'c', span)}
+      where c.partner_id ${scope} ${clickWithinAny(sql, 'c', span)}
       group by c.partner_id
     ),
     f as (
       select c.partner_id, count(*)::int as n from clicks c
-      where ${filteredClick(sql, 'c')} and c.partner_id in (select id from matched) ${clickWithinAny(sql, 'c', span)}
+      where ${filteredClick(sql, 'c')} and c.partner_id ${scope} ${clickWithinAny(sql, 'c', span)}
       group by c.partner_id
     ),
     cv as (
       select t.partner_id, count(*)::int as n
-      from (${convertedClicks(sql, sql`t.partner_id in (select id from matched)`, span)}) t
+      from (${convertedClicks(sql, sql`t.partner_id ${scope}`, span)}) t
       group by t.partner_id
     ),
     v as (
@@ -144,12 +148,12 @@ export async function partnerStats(
         coalesce(sum(r.revenue) filter (where r.currency = ${input.currency}), 0)::bigint as revenue,
         coalesce(sum(r.accrued + r.approved + r.paid) filter (where r.currency = ${input.currency}), 0)::bigint as commissions
       from ${rollupRows(sql, 'rollup_facts', parts.days)} r
-      where r.partner_id in (select id from matched) and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${input.currency})
+      where r.partner_id ${scope} and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${input.currency})
       group by 1
     ),
     m as (
       select x.partner_id, coalesce(sum(x.amount) filter (where ${earnedCommission(sql, 'x')}), 0)::bigint as amount from commissions x
-      where x.partner_id in (select id from matched) and x.currency = ${input.currency} ${withinAny(sql, 'x.occurred_at', span)}
+      where x.partner_id ${scope} and x.currency = ${input.currency} ${withinAny(sql, 'x.occurred_at', span)}
       group by x.partner_id
     )
     select * from (
@@ -169,7 +173,7 @@ export async function partnerStats(
     ) r
     order by ${outer[input.sort.key]} ${dir} nulls last, id desc
     ${onPartner ? sql`` : sql`limit ${input.limit} offset ${input.offset}`}`;
-  const total = rows[0] ? Number(rows[0].total) : onPartner && input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0;
+  const total = page !== null ? page.total : rows[0] ? Number(rows[0].total) : 0;
   return {
     total,
     rows: rows.map((r) => ({
@@ -190,6 +194,28 @@ export async function partnerStats(
       commissions: r.commissions,
     })),
   };
+}
+
+/** The ids of the page's partners in `order`, and how many partners match. */
+async function partnerPage(
+  sql: Sql,
+  like: string | null,
+  input: { status?: PartnerStatusFilter; group?: string; limit: number; offset: number },
+  order: ReturnType<Sql>,
+): Promise<{ ids: string[]; total: number }> {
+  const rows = await sql<{ id: string; total: number }[]>`
+    select p.id, count(*) over ()::int as total,
+      case partner_status(p) when 'active' then 0 when 'revoked' then 2 else 1 end as status_rank
+    from partners p
+    where true
+      ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
+      ${statusFilter(sql, input.status)}
+      ${groupFilter(sql, input.group)}
+    order by ${order}
+    limit ${input.limit} offset ${input.offset}`;
+  // a page past the end has no row to say how many match
+  const total = rows[0]?.total ?? (input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0);
+  return { ids: rows.map((r) => r.id), total };
 }
 
 /** How many partners match, for a page past the end (where the page query has no row to say it). */
