@@ -81,7 +81,7 @@ export async function partnerStats(
   input: { search?: string; status?: PartnerStatusFilter; group?: string; span: Span; currency: string; sort: { key: PartnerSortKey; dir: 'asc' | 'desc' }; limit: number; offset: number },
 ): Promise<{ rows: PartnerStatsRow[]; total: number }> {
   const like = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const dir = input.sort.dir === 'asc' ? sql`asc` : sql`desc`;
+  const dir: ReturnType<Sql> = input.sort.dir === 'asc' ? sql`asc` : sql`desc`;
   const onPartner = input.sort.key === 'name' || input.sort.key === 'status' || input.sort.key === 'created';
   // the same order inside `matched` (partner columns) and outside (output names)
   const inner = { name: sql`lower(p.name)`, status: sql`status_rank`, created: sql`p.id` } as Record<string, ReturnType<Sql>>;
@@ -99,9 +99,14 @@ export async function partnerStats(
   // whole days from the partners' rollup rows, today (and part-days) from the rows themselves
   const parts = splitSpan(input.span);
   const span = parts.raw;
-  // sorted by a partner column, the page is chosen first and its ids name every read below: a few
-  // index lookups per partner, not every partner's rows of the range summed and then thrown away
-  const page = onPartner ? await partnerPage(sql, like, input, sql`${inner[input.sort.key]!} ${dir}, p.id desc`) : null;
+  // sorted by a partner column or by money, the page is chosen first and its ids name every read
+  // below: a few index lookups per partner, not every partner's counts and clicks of the range
+  const byMoney = input.sort.key === 'commissions' || input.sort.key === 'revenue' ? input.sort.key : null;
+  const page = onPartner
+    ? await partnerPage(sql, like, input, inner[input.sort.key]!, dir)
+    : byMoney !== null
+      ? await moneyPage(sql, like, input, parts, byMoney, dir)
+      : null;
   const scope = page === null ? sql`in (select id from matched)` : sql`= any(${page.ids}::text[])`;
   const rows = await sql<StatsQueryRow[]>`
     with matched as (
@@ -172,7 +177,7 @@ export async function partnerStats(
       ) s
     ) r
     order by ${outer[input.sort.key]} ${dir} nulls last, id desc
-    ${onPartner ? sql`` : sql`limit ${input.limit} offset ${input.offset}`}`;
+    ${page !== null ? sql`` : sql`limit ${input.limit} offset ${input.offset}`}`;
   const total = page !== null ? page.total : rows[0] ? Number(rows[0].total) : 0;
   return {
     total,
@@ -202,6 +207,7 @@ async function partnerPage(
   like: string | null,
   input: { status?: PartnerStatusFilter; group?: string; limit: number; offset: number },
   order: ReturnType<Sql>,
+  dir: ReturnType<Sql>,
 ): Promise<{ ids: string[]; total: number }> {
   const rows = await sql<{ id: string; total: number }[]>`
     select p.id, count(*) over ()::int as total,
@@ -211,9 +217,63 @@ async function partnerPage(
       ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
       ${statusFilter(sql, input.status)}
       ${groupFilter(sql, input.group)}
-    order by ${order}
+    order by ${order} ${dir}, p.id desc
     limit ${input.limit} offset ${input.offset}`;
   // a page past the end has no row to say how many match
+  const total = rows[0]?.total ?? (input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0);
+  return { ids: rows.map((r) => r.id), total };
+}
+
+/**
+ * The ids of the page's partners sorted by money (`commissions` or `revenue` in `input.currency`,
+ * over the range), and how many partners match. The sum is the one the list shows, taken from the
+ * money rows alone: the currency's rollup rows for whole days, and for the raw spans the sales found
+ * by their time (events_occurred_at) with their commissions (by event) or amounts.
+ */
+async function moneyPage(
+  sql: Sql,
+  like: string | null,
+  input: { status?: PartnerStatusFilter; group?: string; currency: string; limit: number; offset: number },
+  parts: ReturnType<typeof splitSpan>,
+  key: 'commissions' | 'revenue',
+  dir: ReturnType<Sql>,
+): Promise<{ ids: string[]; total: number }> {
+  const span = parts.raw;
+  const rolled = key === 'commissions' ? sql`r.accrued + r.approved + r.paid` : sql`r.revenue`;
+  const raw =
+    key === 'commissions'
+      ? sql`
+        select c.partner_id, sum(c.amount) as v
+        from events x join commissions c on c.event_id = x.id
+        where c.currency = ${input.currency} and ${earnedCommission(sql, 'c')} ${withinAny(sql, 'x.occurred_at', span)} ${withinAny(sql, 'c.occurred_at', span)}
+        group by 1`
+      : sql`
+        select t.partner_id, sum(e.amount) as v
+        from (
+          select distinct a.partner_id, a.event_id
+          from events x join attributions a on a.event_id = x.id
+          where x.attribution_status = 'attributed' ${withinAny(sql, 'x.occurred_at', span)}) t
+        join events e on e.id = t.event_id
+        where e.currency = ${input.currency}
+        group by 1`;
+  const rows = await sql<{ id: string; total: number }[]>`
+    with roll as (
+      select r.partner_id, sum(${rolled}) as v
+      from ${rollupRows(sql, 'rollup_facts', parts.days)} r
+      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency = ${input.currency}
+      group by 1
+    ),
+    raw as (${raw})
+    select p.id, count(*) over ()::int as total
+    from partners p
+    left join roll on roll.partner_id = p.id
+    left join raw on raw.partner_id = p.id
+    where true
+      ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
+      ${statusFilter(sql, input.status)}
+      ${groupFilter(sql, input.group)}
+    order by coalesce(roll.v, 0) + coalesce(raw.v, 0) ${dir}, p.id desc
+    limit ${input.limit} offset ${input.offset}`;
   const total = rows[0]?.total ?? (input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0);
   return { ids: rows.map((r) => r.id), total };
 }
