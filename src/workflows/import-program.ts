@@ -87,6 +87,9 @@ export async function importProgram(ctx: AppContext, request: ImportRequest): Pr
       const links = await timed(request.times, 'sql: imported links', importedLinks(tx, request.source, campaignId));
       const firstSales = ahead.firstSales;
       await eachBatch(base, spec.customers, customersFile, BATCH, (batch) => writeCustomers(tx, customerTarget, batch, { partners, customers, links, firstSales }));
+      // the customers are written: their first sales are no longer needed, and the commissions' batches need the room
+      firstSales.clear();
+      Bun.gc(true);
       const commissionTarget = { ...base, ...files, file: spec.commissions.file, clock, payouts: new PaidPayouts(ahead.lastPaid) };
       await eachBatch(base, spec.commissions, commissionsFile, COMMISSION_BATCH, (batch) => writeCommissions(tx, commissionTarget, batch, partners, customers));
       await settlePaidPayouts(tx, commissionTarget);
