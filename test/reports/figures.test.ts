@@ -210,6 +210,13 @@ describe('figures that agree', () => {
         }
       }
     }
+    // the overview's top partners: the leaders chosen among the biggest earners first are those of every partner's numbers
+    for (const span of [last7(), allTime()]) {
+      const every = await topPartners(svc.sql, { ...span, currency: 'USD', limit: 100 });
+      const earners = every.filter((r) => r.commissions > 0n).length;
+      expect(earners).toBeGreaterThanOrEqual(1);
+      for (let k = 1; k <= every.length; k++) expect(await topPartners(svc.sql, { ...span, currency: 'USD', limit: k })).toEqual(every.slice(0, k));
+    }
     const past = await partnerStats(svc.sql, { span: allTime(), currency: 'USD', sort: { key: 'commissions', dir: 'desc' }, limit: 1, offset: 99 });
     expect(past.rows).toEqual([]);
     expect(past.total).toBeGreaterThanOrEqual(3);

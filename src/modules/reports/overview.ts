@@ -8,6 +8,7 @@
 import type { Sql } from '../../db';
 import { minorToNumber } from '../../lib/money';
 import { clickWithinAny, convertedClicks, creditedClick, earnedCommission, filteredClick, firstSale, idWithin, idWithinAny, rollupRows, splitSpan, withinAny, type Span } from './figures';
+import { commissionLeaders } from './money-first';
 import { earnedOf, grain, rolledOver } from './rollups';
 
 export { earningsPerClick } from './figures';
@@ -203,13 +204,17 @@ export async function topPartners(sql: Sql, input: Period & { currency: string; 
   const { currency } = input;
   const parts = splitSpan({ start: input.start, end: input.end });
   const spans = parts.raw;
+  // the leaders are among the partners with the most commissions (found from the money rows
+  // alone): only their numbers are read; every partner's when fewer than `limit` earned any
+  const among = await commissionLeaders(sql, parts, currency, input.limit);
+  const only = (column: string) => (among === null ? sql`` : sql`and ${sql(column)} = any(${among}::text[])`);
   const rows = await sql<{ id: string; name: string; email: string; clicks: number; filtered: number; conversions: number; revenue: bigint; commissions: bigint }[]>`
     with roll as (
       select r.partner_id, sum(r.clicks)::int as clicks, sum(r.filtered)::int as filtered, sum(r.customers)::int as conversions, sum(r.sales)::int as sales,
         coalesce(sum(r.revenue) filter (where r.currency = ${currency}), 0)::bigint as revenue,
         coalesce(sum(r.accrued + r.approved + r.paid) filter (where r.currency = ${currency}), 0)::bigint as commissions
       from ${rollupRows(sql, 'rollup_facts', parts.days)} r
-      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${currency})
+      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency in ('', ${currency}) ${only('r.partner_id')}
       group by 1
     ),
     ev as not materialized (
@@ -219,6 +224,7 @@ export async function topPartners(sql: Sql, input: Period & { currency: string; 
     shared as (
       select distinct a.partner_id, ev.id, ev.user_id, ev.amount, ev.currency, ${firstSale(sql, 'ev.user_id', 'ev.occurred_at')} as first
       from ev join attributions a on a.event_id = ev.id
+      where true ${only('a.partner_id')}
     ),
     conv as (
       select partner_id, (count(distinct user_id) filter (where first))::int as n, count(distinct id)::int as sales,
@@ -227,11 +233,11 @@ export async function topPartners(sql: Sql, input: Period & { currency: string; 
     ),
     com as (
       select c.partner_id, sum(c.amount)::bigint as n from ev join commissions c on c.event_id = ev.id
-      where c.currency = ${currency} and ${earnedCommission(sql, 'c')} group by c.partner_id
+      where c.currency = ${currency} and ${earnedCommission(sql, 'c')} ${only('c.partner_id')} group by c.partner_id
     ),
     clk as (
       select k.partner_id, count(*) filter (where ${creditedClick(sql, 'k')})::int as n, count(*) filter (where ${filteredClick(sql, 'k')})::int as f
-      from clicks k where true ${idWithinAny(sql, 'k.id', 'click', spans)} group by 1
+      from clicks k where true ${idWithinAny(sql, 'k.id', 'click', spans)} ${only('k.partner_id')} group by 1
     ),
     raw as (
       select partner_id, sum(clicks)::int as clicks, sum(filtered)::int as filtered, sum(conversions)::int as conversions, sum(sales)::int as sales,

@@ -8,6 +8,7 @@
 import type { Sql } from '../../db';
 import type { PartnerStatus } from '../partners/model';
 import { clickWithinAny, convertedClicks, earnedCommission, filteredClick, firstSale, rollupRows, splitSpan, withinAny, type Span } from './figures';
+import { moneyPage } from './money-first';
 
 export type { Span };
 export { referredCustomers, type CustomerState, type ReferredCustomer } from './customers';
@@ -105,7 +106,7 @@ export async function partnerStats(
   const page = onPartner
     ? await partnerPage(sql, like, input, inner[input.sort.key]!, dir)
     : byMoney !== null
-      ? await moneyPage(sql, like, input, parts, byMoney, dir)
+      ? await moneyPage(sql, { where: matching(sql, like, input), count: () => countPartners(sql, like, input.status, input.group) }, input, parts, byMoney, dir)
       : null;
   const scope = page === null ? sql`in (select id from matched)` : sql`= any(${page.ids}::text[])`;
   const rows = await sql<StatsQueryRow[]>`
@@ -201,6 +202,10 @@ export async function partnerStats(
   };
 }
 
+/** `and …`: the partners (`p`) matching the search, status and group. */
+const matching = (sql: Sql, like: string | null, input: { status?: PartnerStatusFilter; group?: string }): ReturnType<Sql> =>
+  sql`${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``} ${statusFilter(sql, input.status)} ${groupFilter(sql, input.group)}`;
+
 /** The ids of the page's partners in `order`, and how many partners match. */
 async function partnerPage(
   sql: Sql,
@@ -220,60 +225,6 @@ async function partnerPage(
     order by ${order} ${dir}, p.id desc
     limit ${input.limit} offset ${input.offset}`;
   // a page past the end has no row to say how many match
-  const total = rows[0]?.total ?? (input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0);
-  return { ids: rows.map((r) => r.id), total };
-}
-
-/**
- * The ids of the page's partners sorted by money (`commissions` or `revenue` in `input.currency`,
- * over the range), and how many partners match. The sum is the one the list shows, taken from the
- * money rows alone: the currency's rollup rows for whole days, and for the raw spans the sales found
- * by their time (events_occurred_at) with their commissions (by event) or amounts.
- */
-async function moneyPage(
-  sql: Sql,
-  like: string | null,
-  input: { status?: PartnerStatusFilter; group?: string; currency: string; limit: number; offset: number },
-  parts: ReturnType<typeof splitSpan>,
-  key: 'commissions' | 'revenue',
-  dir: ReturnType<Sql>,
-): Promise<{ ids: string[]; total: number }> {
-  const span = parts.raw;
-  const rolled = key === 'commissions' ? sql`r.accrued + r.approved + r.paid` : sql`r.revenue`;
-  const raw =
-    key === 'commissions'
-      ? sql`
-        select c.partner_id, sum(c.amount) as v
-        from events x join commissions c on c.event_id = x.id
-        where c.currency = ${input.currency} and ${earnedCommission(sql, 'c')} ${withinAny(sql, 'x.occurred_at', span)} ${withinAny(sql, 'c.occurred_at', span)}
-        group by 1`
-      : sql`
-        select t.partner_id, sum(e.amount) as v
-        from (
-          select distinct a.partner_id, a.event_id
-          from events x join attributions a on a.event_id = x.id
-          where x.attribution_status = 'attributed' ${withinAny(sql, 'x.occurred_at', span)}) t
-        join events e on e.id = t.event_id
-        where e.currency = ${input.currency}
-        group by 1`;
-  const rows = await sql<{ id: string; total: number }[]>`
-    with roll as (
-      select r.partner_id, sum(${rolled}) as v
-      from ${rollupRows(sql, 'rollup_facts', parts.days)} r
-      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency = ${input.currency}
-      group by 1
-    ),
-    raw as (${raw})
-    select p.id, count(*) over ()::int as total
-    from partners p
-    left join roll on roll.partner_id = p.id
-    left join raw on raw.partner_id = p.id
-    where true
-      ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
-      ${statusFilter(sql, input.status)}
-      ${groupFilter(sql, input.group)}
-    order by coalesce(roll.v, 0) + coalesce(raw.v, 0) ${dir}, p.id desc
-    limit ${input.limit} offset ${input.offset}`;
   const total = rows[0]?.total ?? (input.offset > 0 ? await countPartners(sql, like, input.status, input.group) : 0);
   return { ids: rows.map((r) => r.id), total };
 }

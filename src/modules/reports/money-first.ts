@@ -1,0 +1,78 @@
+// Partners chosen by money before anything else is read (docs/analytics.md, "Where each is read"):
+// the partners list sorted by commissions or revenue, and the overview's top partners. Each
+// partner's sum is the one the page shows, taken from the money rows alone: the currency's rollup
+// rows for whole days, and for the raw spans (today, part-days) the sales found by their time
+// (events_occurred_at) with their commissions (by event) or amounts. The page's or the leaders'
+// other numbers (counts, clicks) are then read for those partners only.
+import type { Sql } from '../../db';
+import { earnedCommission, rollupRows, withinAny, type splitSpan } from './figures';
+
+type Fragment = ReturnType<Sql>;
+type Parts = ReturnType<typeof splitSpan>;
+
+/** `select partner_id, v`: every partner's `key` money in `currency` over the range (partners without any are absent). */
+function moneyOf(sql: Sql, parts: Parts, currency: string, key: 'commissions' | 'revenue'): Fragment {
+  const span = parts.raw;
+  const rolled = key === 'commissions' ? sql`r.accrued + r.approved + r.paid` : sql`r.revenue`;
+  const raw =
+    key === 'commissions'
+      ? sql`
+        select c.partner_id, c.amount as v
+        from events x join commissions c on c.event_id = x.id
+        where c.currency = ${currency} and ${earnedCommission(sql, 'c')} ${withinAny(sql, 'x.occurred_at', span)} ${withinAny(sql, 'c.occurred_at', span)}`
+      : sql`
+        select t.partner_id, e.amount as v
+        from (
+          select distinct a.partner_id, a.event_id
+          from events x join attributions a on a.event_id = x.id
+          where x.attribution_status = 'attributed' ${withinAny(sql, 'x.occurred_at', span)}) t
+        join events e on e.id = t.event_id
+        where e.currency = ${currency}`;
+  return sql`
+    select partner_id, sum(v) as v from (
+      select r.partner_id, ${rolled} as v
+      from ${rollupRows(sql, 'rollup_facts', parts.days)} r
+      where r.partner_id <> '' and r.campaign_id = '' and r.link_id = '' and r.currency = ${currency}
+      union all
+      ${raw}
+    ) m group by 1`;
+}
+
+/**
+ * The ids of the partners list's page sorted by `key` money in `input.currency` (ties: newest
+ * first), and how many partners match. `match` narrows the partners (`p`), `count` counts them for a
+ * page past the end.
+ */
+export async function moneyPage(
+  sql: Sql,
+  match: { where: Fragment; count: () => Promise<number> },
+  input: { currency: string; limit: number; offset: number },
+  parts: Parts,
+  key: 'commissions' | 'revenue',
+  dir: Fragment,
+): Promise<{ ids: string[]; total: number }> {
+  const rows = await sql<{ id: string; total: number }[]>`
+    with money as (${moneyOf(sql, parts, input.currency, key)})
+    select p.id, count(*) over ()::int as total
+    from partners p left join money on money.partner_id = p.id
+    where true ${match.where}
+    order by coalesce(money.v, 0) ${dir}, p.id desc
+    limit ${input.limit} offset ${input.offset}`;
+  const total = rows[0]?.total ?? (input.offset > 0 ? await match.count() : 0);
+  return { ids: rows.map((r) => r.id), total };
+}
+
+/**
+ * The partners among whom the top `limit` by commissions earned in `currency` are (the overview's
+ * leaders, sorted by commissions first): every partner whose commissions reach the `limit`-th
+ * largest, ties included. Null when fewer than `limit` partners earned any: the leaders then
+ * include partners ranked by their other numbers, which only a read of every partner can order.
+ */
+export async function commissionLeaders(sql: Sql, parts: Parts, currency: string, limit: number): Promise<string[] | null> {
+  const rows = await sql<{ partner_id: string; earners: number }[]>`
+    with money as (${moneyOf(sql, parts, currency, 'commissions')}),
+    earners as (select partner_id, v from money where v > 0)
+    select partner_id, (select count(*) from earners)::int as earners from earners
+    where v >= (select min(v) from (select v from earners order by v desc limit ${limit}) top)`;
+  return rows.length === 0 || rows[0]!.earners < limit ? null : rows.map((r) => r.partner_id);
+}
