@@ -4,7 +4,7 @@
 // all time), a renewal is revenue but not a conversion, filtered clicks are counted apart and the
 // conversion rate never exceeds 100%.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { campaignPartners, campaignTotals } from '../../src/modules/reports/campaigns';
+import { campaignLinks, campaignPartners, campaignTotals } from '../../src/modules/reports/campaigns';
 import { conversionRate } from '../../src/modules/reports/figures';
 import { overviewTotals, topPartners } from '../../src/modules/reports/overview';
 import { linkStats, partnerCounts, partnerMoney, partnerStats, type Span } from '../../src/modules/reports/partners';
@@ -211,11 +211,20 @@ describe('figures that agree', () => {
       }
     }
     // the overview's top partners: the leaders chosen among the biggest earners first are those of every partner's numbers
-    for (const span of [last7(), allTime()]) {
+    for (const span of [last7(), { start: daysAgo(400), end: now() }]) {
       const every = await topPartners(svc.sql, { ...span, currency: 'USD', limit: 100 });
       const earners = every.filter((r) => r.commissions > 0n).length;
       expect(earners).toBeGreaterThanOrEqual(1);
       for (let k = 1; k <= every.length; k++) expect(await topPartners(svc.sql, { ...span, currency: 'USD', limit: k })).toEqual(every.slice(0, k));
+    }
+    // a campaign's links, most clicks first: each shorter page is the start of the whole list
+    for (const span of [last7(), { start: daysAgo(400), end: now() }]) {
+      const whole = await campaignLinks(svc.sql, { ...span, campaignId: usd, currency: 'USD', limit: 100 });
+      expect(whole.total).toBe(whole.links.length);
+      expect(whole.total).toBeGreaterThanOrEqual(3);
+      const clicks = whole.links.map((l) => l.clicks);
+      expect(clicks).toEqual([...clicks].sort((a, b) => b - a));
+      for (let k = 1; k <= whole.total; k++) expect(await campaignLinks(svc.sql, { ...span, campaignId: usd, currency: 'USD', limit: k })).toEqual({ total: whole.total, links: whole.links.slice(0, k) });
     }
     const past = await partnerStats(svc.sql, { span: allTime(), currency: 'USD', sort: { key: 'commissions', dir: 'desc' }, limit: 1, offset: 99 });
     expect(past.rows).toEqual([]);

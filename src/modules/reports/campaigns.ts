@@ -4,7 +4,7 @@
 import type { Sql } from '../../db';
 import { envelopeBody } from '../webhooks/service';
 import type { PartnerStatus } from '../partners/model';
-import { clickWithinAny, convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, splitSpan, withinAny } from './figures';
+import { clickWithinAny, convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, rollupRows, splitSpan, withinAny } from './figures';
 import { earnedOf, rollCte, rolledOver } from './rollups';
 
 /** A half-open time range [start, end). */
@@ -233,13 +233,15 @@ export async function campaignLinks(
   const { campaignId: id, start, end, currency } = input;
   const parts = splitSpan({ start, end });
   const span = parts.raw;
+  // the page (most clicks first) is chosen from the clicks alone, then only its links' numbers are read
+  const page = await linkPage(sql, id, parts, input.limit);
   const rows = await sql<
     (NumberRow & { id: string; slug: string; partner_id: string; partner_name: string; total: number })[]
   >`
     with k as (
       select c.link_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} ${clickWithinAny(sql, 'c', span)} group by 1
+      where l.campaign_id = ${id} and l.id = any(${page.ids}::text[]) ${clickWithinAny(sql, 'c', span)} group by 1
     ),
     cv as (
       select c.link_id, count(*)::int as n
@@ -261,18 +263,17 @@ export async function campaignLinks(
       where m.campaign_id = ${id} ${withinAny(sql, 'm.occurred_at', span)} and ${earnedCommission(sql, 'm')} and m.currency = ${currency} group by 1
     ),
     ${rawCte(sql, 'link_id')},
-    ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id <> ''`, currency, parts.days)}
+    ${rollCte(sql, 'link_id', sql`r.campaign_id = ${id} and r.link_id = any(${page.ids}::text[])`, currency, parts.days)}
     select l.id, l.slug, l.partner_id, p.name as partner_name,
-           ${numberColumns(sql)}, count(*) over ()::int as total
+           ${numberColumns(sql)}
     from links l
     join partners p on p.id = l.partner_id
     left join raw on raw.key = l.id
     left join roll on roll.k = l.id
-    where l.campaign_id = ${id}
-    order by coalesce(raw.clicks, 0) - coalesce(raw.filtered, 0) + coalesce(roll.clicks, 0) desc, l.id desc
-    limit ${input.limit}`;
+    where l.campaign_id = ${id} and l.id = any(${page.ids}::text[])
+    order by coalesce(raw.clicks, 0) - coalesce(raw.filtered, 0) + coalesce(roll.clicks, 0) desc, l.id desc`;
   return {
-    total: rows[0]?.total ?? 0,
+    total: page.total,
     links: rows.map((r) => ({
       id: r.id,
       slug: r.slug,
@@ -281,6 +282,30 @@ export async function campaignLinks(
       ...numbersOf(r),
     })),
   };
+}
+
+/**
+ * The ids of a campaign's `limit` links with the most credited clicks in the range (then the
+ * newest), and how many links it has: the rollups' count rows for whole days, the clicks themselves
+ * for the raw spans.
+ */
+async function linkPage(sql: Sql, id: string, parts: ReturnType<typeof splitSpan>, limit: number): Promise<{ ids: string[]; total: number }> {
+  const rows = await sql<{ id: string; total: number }[]>`
+    with roll as (
+      select r.link_id, sum(r.clicks) as n from ${rollupRows(sql, 'rollup_facts', parts.days)} r
+      where r.campaign_id = ${id} and r.link_id <> '' and r.currency = '' group by 1
+    ),
+    raw as (
+      select c.link_id, count(*) filter (where not ${filteredClick(sql, 'c')}) as n
+      from links l join clicks c on c.link_id = l.id
+      where l.campaign_id = ${id} ${clickWithinAny(sql, 'c', parts.raw)} group by 1
+    )
+    select l.id, count(*) over ()::int as total
+    from links l left join roll on roll.link_id = l.id left join raw on raw.link_id = l.id
+    where l.campaign_id = ${id}
+    order by coalesce(raw.n, 0) + coalesce(roll.n, 0) desc, l.id desc
+    limit ${limit}`;
+  return { ids: rows.map((r) => r.id), total: rows[0]?.total ?? 0 };
 }
 
 /**
