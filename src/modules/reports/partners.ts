@@ -116,11 +116,7 @@ export async function partnerStats(
         case partner_status(p) when 'active' then 0 when 'revoked' then 2 else 1 end as status_rank,
         count(*) over () as total
       from partners p
-      where true
-        ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
-        ${statusFilter(sql, input.status)}
-        ${groupFilter(sql, input.group)}
-        ${page === null ? sql`` : sql`and p.id = any(${page.ids}::text[])`}
+      where true ${matching(sql, like, input)} ${page === null ? sql`` : sql`and p.id = any(${page.ids}::text[])`}
     ),
     k as (
       select c.partner_id, count(*)::int as n from clicks c
@@ -218,10 +214,7 @@ async function partnerPage(
     select p.id, count(*) over ()::int as total,
       case partner_status(p) when 'active' then 0 when 'revoked' then 2 else 1 end as status_rank
     from partners p
-    where true
-      ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
-      ${statusFilter(sql, input.status)}
-      ${groupFilter(sql, input.group)}
+    where true ${matching(sql, like, input)}
     order by ${order} ${dir}, p.id desc
     limit ${input.limit} offset ${input.offset}`;
   // a page past the end has no row to say how many match
@@ -233,10 +226,7 @@ async function partnerPage(
 async function countPartners(sql: Sql, like: string | null, status: PartnerStatusFilter | undefined, group: string | undefined): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     select count(*)::int as n from partners p
-    where true
-      ${like !== null ? sql`and (p.email ilike ${like} or p.name ilike ${like})` : sql``}
-      ${statusFilter(sql, status)}
-      ${groupFilter(sql, group)}`;
+    where true ${matching(sql, like, { status, group })}`;
   return row!.n;
 }
 
