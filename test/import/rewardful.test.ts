@@ -25,6 +25,18 @@ beforeAll(async () => {
 });
 afterAll(() => svc.stop());
 
+/** The fixture export with `rows` appended to its files, in a folder of its own for `run`. */
+async function withExportPlus(rows: Partial<Record<'affiliates.csv' | 'referrals.csv' | 'commissions.csv', string[]>>, run: (dir: string) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'rewardful-later-'));
+  try {
+    cpSync(DIR, dir, { recursive: true });
+    for (const [file, lines] of Object.entries(rows)) for (const line of lines) appendFileSync(join(dir, file), `${line}\r\n`);
+    await run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('a Rewardful export', () => {
   test('every problem row is reported with its file, line and reason; the other rows are imported', async () => {
     const { body } = await postImport(svc, formOf(DIR, { source: 'rewardful', dryRun: 'true' }));
@@ -124,64 +136,66 @@ describe('a Rewardful export', () => {
   });
 
   test('a later export adds only what is new', async () => {
-    const later = mkdtempSync(join(tmpdir(), 'rewardful-later-'));
-    try {
-      cpSync(DIR, later, { recursive: true });
-      appendFileSync(join(later, 'affiliates.csv'), '4f1d2c3a-0005,Dan,Dare,dan@example.com,,,dan,2024-05-01T00:00:00Z,active,0,0,0\r\n');
-      appendFileSync(join(later, 'referrals.csv'), 'ref-0006,4f1d2c3a-0005,cus_EEE555,e@buyer.example,2024-05-02T00:00:00Z,,1\r\n');
-      appendFileSync(join(later, 'commissions.csv'), 'cm-0009,4f1d2c3a-0005,ref-0006,1200,USD,paid,2024-05-03T00:00:00Z,2024-06-01T00:00:00Z,sale-9\r\n');
-      const before = await tableCounts(svc);
-      const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
-      expect(res.status).toBe(200);
-      expect(res.body.counts).toEqual({ partners: 1, links: 1, customers: 1, commissions: 1, payouts: 1 });
-      expect(res.body.skipped).toBe(3 + 4 + 6);
-      const after = await tableCounts(svc);
-      expect(after.partners - before.partners).toBe(1);
-      expect(after.commissions - before.commissions).toBe(1);
-      expect(after.payouts - before.payouts).toBe(1);
-      expect(await svc.sql`select amount from payouts where provider = 'import' and amount = 1200`).toHaveLength(1);
-    } finally {
-      rmSync(later, { recursive: true, force: true });
-    }
+    await withExportPlus(
+      {
+        'affiliates.csv': ['4f1d2c3a-0005,Dan,Dare,dan@example.com,,,dan,2024-05-01T00:00:00Z,active,0,0,0'],
+        'referrals.csv': ['ref-0006,4f1d2c3a-0005,cus_EEE555,e@buyer.example,2024-05-02T00:00:00Z,,1'],
+        'commissions.csv': ['cm-0009,4f1d2c3a-0005,ref-0006,1200,USD,paid,2024-05-03T00:00:00Z,2024-06-01T00:00:00Z,sale-9'],
+      },
+      async (later) => {
+        const before = await tableCounts(svc);
+        const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
+        expect(res.status).toBe(200);
+        expect(res.body.counts).toEqual({ partners: 1, links: 1, customers: 1, commissions: 1, payouts: 1 });
+        expect(res.body.skipped).toBe(3 + 4 + 6);
+        const after = await tableCounts(svc);
+        expect(after.partners - before.partners).toBe(1);
+        expect(after.commissions - before.commissions).toBe(1);
+        expect(after.payouts - before.payouts).toBe(1);
+        expect(await svc.sql`select amount from payouts where provider = 'import' and amount = 1200`).toHaveLength(1);
+      },
+    );
   });
 
   test('a commission id twice in the file: the first row is kept and the second reported; an id imported before is skipped', async () => {
-    const later = mkdtempSync(join(tmpdir(), 'rewardful-twice-'));
-    try {
-      cpSync(DIR, later, { recursive: true });
-      appendFileSync(join(later, 'commissions.csv'), 'cm-0011,4f1d2c3a-0001,ref-0001,400,USD,pending,2024-06-03T00:00:00Z,,sale-11\r\n');
-      appendFileSync(join(later, 'commissions.csv'), 'cm-0011,4f1d2c3a-0001,ref-0001,999,USD,pending,2024-06-04T00:00:00Z,,sale-11\r\n');
-      appendFileSync(join(later, 'commissions.csv'), 'cm-0001,4f1d2c3a-0001,ref-0001,1500,USD,paid,2024-01-11T00:00:00Z,2024-02-01T00:00:00Z,sale-1\r\n');
-      const before = await tableCounts(svc);
-      const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
-      expect(res.status).toBe(200);
-      expect(res.body.counts.commissions).toBe(1);
-      expect(res.body.problems).toContainEqual({ file: 'commissions.csv', line: 11, reason: 'id cm-0011 appears twice; the first row is kept' });
-      expect((await tableCounts(svc)).commissions - before.commissions).toBe(1);
-      expect([...(await svc.sql`select c.amount from import_refs r join commissions c on c.id = r.target_id where r.kind = 'commission' and r.source_id = 'cm-0011'`)]).toEqual([{ amount: 400n }]);
-      expect(await svc.sql`select 1 from events where metadata ->> 'importedId' = 'cm-0001'`).toHaveLength(1);
-    } finally {
-      rmSync(later, { recursive: true, force: true });
-    }
+    await withExportPlus(
+      {
+        'commissions.csv': [
+          'cm-0011,4f1d2c3a-0001,ref-0001,400,USD,pending,2024-06-03T00:00:00Z,,sale-11',
+          'cm-0011,4f1d2c3a-0001,ref-0001,999,USD,pending,2024-06-04T00:00:00Z,,sale-11',
+          'cm-0001,4f1d2c3a-0001,ref-0001,1500,USD,paid,2024-01-11T00:00:00Z,2024-02-01T00:00:00Z,sale-1',
+        ],
+      },
+      async (later) => {
+        const before = await tableCounts(svc);
+        const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
+        expect(res.status).toBe(200);
+        expect(res.body.counts.commissions).toBe(1);
+        expect(res.body.problems).toContainEqual({ file: 'commissions.csv', line: 11, reason: 'id cm-0011 appears twice; the first row is kept' });
+        expect((await tableCounts(svc)).commissions - before.commissions).toBe(1);
+        expect([...(await svc.sql`select c.amount from import_refs r join commissions c on c.id = r.target_id where r.kind = 'commission' and r.source_id = 'cm-0011'`)]).toEqual([{ amount: 400n }]);
+        expect(await svc.sql`select 1 from events where metadata ->> 'importedId' = 'cm-0001'`).toHaveLength(1);
+      },
+    );
   });
 
   test('paid commissions of nothing make no payout; they stay paid', async () => {
-    const later = mkdtempSync(join(tmpdir(), 'rewardful-zero-'));
-    try {
-      cpSync(DIR, later, { recursive: true });
-      appendFileSync(join(later, 'affiliates.csv'), '4f1d2c3a-0006,Zed,Zero,zed@example.com,,,zed,2024-05-01T00:00:00Z,active,0,0,0\r\n');
-      appendFileSync(join(later, 'referrals.csv'), 'ref-0007,4f1d2c3a-0006,cus_ZZZ000,z@buyer.example,2024-05-02T00:00:00Z,,1\r\n');
-      appendFileSync(join(later, 'commissions.csv'), 'cm-0010,4f1d2c3a-0006,ref-0007,0,USD,paid,2024-05-03T00:00:00Z,2024-06-01T00:00:00Z,sale-10\r\n');
-      const before = await tableCounts(svc);
-      const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
-      expect(res.status).toBe(200);
-      expect(res.body.counts).toMatchObject({ commissions: 1, payouts: 0 });
-      expect((await tableCounts(svc)).payouts).toBe(before.payouts);
-      const [zed] = await svc.sql`select c.status, c.amount, c.payout_id from commissions c join partners p on p.id = c.partner_id where p.email = 'zed@example.com'`;
-      expect(zed).toEqual({ status: 'paid', amount: 0n, payout_id: null });
-    } finally {
-      rmSync(later, { recursive: true, force: true });
-    }
+    await withExportPlus(
+      {
+        'affiliates.csv': ['4f1d2c3a-0006,Zed,Zero,zed@example.com,,,zed,2024-05-01T00:00:00Z,active,0,0,0'],
+        'referrals.csv': ['ref-0007,4f1d2c3a-0006,cus_ZZZ000,z@buyer.example,2024-05-02T00:00:00Z,,1'],
+        'commissions.csv': ['cm-0010,4f1d2c3a-0006,ref-0007,0,USD,paid,2024-05-03T00:00:00Z,2024-06-01T00:00:00Z,sale-10'],
+      },
+      async (later) => {
+        const before = await tableCounts(svc);
+        const res = await postImport(svc, formOf(later, { source: 'rewardful', dryRun: 'false' }));
+        expect(res.status).toBe(200);
+        expect(res.body.counts).toMatchObject({ commissions: 1, payouts: 0 });
+        expect((await tableCounts(svc)).payouts).toBe(before.payouts);
+        const [zed] = await svc.sql`select c.status, c.amount, c.payout_id from commissions c join partners p on p.id = c.partner_id where p.email = 'zed@example.com'`;
+        expect(zed).toEqual({ status: 'paid', amount: 0n, payout_id: null });
+      },
+    );
   });
 });
 
