@@ -24,12 +24,14 @@ describe('POST /v1/embed-tokens', () => {
   test('for a partner: a signed one-hour token bound to them and the page url', async () => {
     const before = Date.now();
     const res = await svc.api('POST', '/v1/embed-tokens', { body: { partnerId: ptn } });
+    const after = Date.now();
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ partnerId: ptn, created: false });
     expect(res.body.url).toBe(`${svc.url}/embed?token=${res.body.token}`);
     const expires = Date.parse(res.body.expiresAt);
     expect(expires - before).toBeGreaterThan(59 * 60 * 1000);
-    expect(expires - before).toBeLessThanOrEqual(60 * 60 * 1000 + 1000);
+    // an hour from when it was asked for, however long the request took on a loaded machine
+    expect(expires).toBeLessThanOrEqual(after + 60 * 60 * 1000);
     const check = verifyEmbedToken(await embedSecret(svc.sql), res.body.token);
     expect(check).toMatchObject({ ok: true, partnerId: ptn });
     // the partner had no link: one was made to show

@@ -14,7 +14,10 @@ setDefaultTimeout(60_000);
 
 const ADMIN = 'boss@example.com';
 const DAY = 86_400_000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+// days counted from when the file loaded, once: the ECB file built then and the rows read later name
+// the same days even if midnight UTC passes during the run
+const LOADED = Date.now();
+const day = (offset: number) => new Date(LOADED + offset * DAY).toISOString().slice(0, 10);
 
 /** The ECB's daily file, as published: two days here (the 90-day file has the same shape). */
 const ecbXml = (usd: string) => `<?xml version="1.0" encoding="UTF-8"?>

@@ -11,7 +11,9 @@ let svc: TestService;
 let campaignId: string;
 let partnerId: string;
 beforeAll(async () => {
-  svc = await startService({ EVENT_BATCH_WAIT_MS: '40', EVENT_BATCH_MAX: '500', EVENT_BATCH_CONCURRENCY: '3' });
+  // 250 ms, not 40: on a loaded machine concurrent requests reach the intake tens of ms apart (each
+  // is parsed and its key checked first), and the tests below count the batches they landed in
+  svc = await startService({ EVENT_BATCH_WAIT_MS: '250', EVENT_BATCH_MAX: '500', EVENT_BATCH_CONCURRENCY: '3' });
   campaignId = await fx.campaign(svc.sql, {
     rules: [
       { eventType: 'invoice_paid', kind: 'percent', percent: 10, maxOccurrences: 3 },

@@ -81,7 +81,9 @@ describe('retries and replicas', () => {
   let svc: TestService;
   beforeAll(async () => {
     smtp = await startSmtp();
-    svc = await startService({ SMTP_URL: smtp.url, MAIL_TIMEOUT_MS: '2000' });
+    // a timeout that only bounds a broken run: at 2 s, a loaded machine could time out a send to this
+    // process's SMTP server, and the retry would be a second attempt the tests below count
+    svc = await startService({ SMTP_URL: smtp.url, MAIL_TIMEOUT_MS: '10000' });
   }, 60_000);
   afterAll(async () => {
     await svc.stop();

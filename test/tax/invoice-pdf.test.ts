@@ -55,10 +55,12 @@ test('a paid payout\'s invoice: parties, commissions by campaign, clawbacks, tot
   const bytes = await res.arrayBuffer();
   await Bun.write(`${dir}/invoice.pdf`, bytes);
   const text = pdfText(bytes, 'eu');
+  // dated the day it was paid, as stored (the test's own clock may have passed midnight UTC since)
+  const [paid] = await svc.sql<{ paidAt: Date }[]>`select paid_at as "paidAt" from payouts where id = ${payout.id}`;
   for (const expected of [
     'Self-billing invoice',
     `Invoice number: ACME-${year}-000001`,
-    `Invoice date: ${new Date().toISOString().slice(0, 10)}`,
+    `Invoice date: ${paid!.paidAt.toISOString().slice(0, 10)}`,
     'Jean Dupont', '3 rue de la Paix', '75002 Paris', 'France', 'VAT id: FR12345678901',
     'Acme Software GmbH', 'Hauptstr. 1', '10115 Berlin', 'VAT id: DE123456789',
     'Commissions, campaign Hats (1 commission) 30.00 EUR',

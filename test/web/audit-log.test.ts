@@ -168,6 +168,7 @@ describe('filters, pages and the CSV', () => {
     await page.goto(`${svc.url}/admin/audit`);
     await page.selectOption('#f-action', 'commission.reduced');
     await page.click('form.audit-filters button[type=submit]');
+    await page.waitForURL(/action=commission\.reduced/);
     expect((await rows(page)).map((r) => r.action)).toEqual(['commission.reduced']);
     await page.selectOption('#f-action', 'payout.');
     await page.click('form.audit-filters button[type=submit]');
@@ -177,16 +178,20 @@ describe('filters, pages and the CSV', () => {
     await page.goto(`${svc.url}/admin/audit`);
     await page.selectOption('#f-targetType', 'campaign');
     await page.click('form.audit-filters button[type=submit]');
+    await page.waitForURL(/targetType=campaign/);
     expect(new Set((await rows(page)).map((r) => r.action.split('.')[0]))).toEqual(new Set(['campaign']));
     await page.goto(`${svc.url}/admin/audit`);
     await page.fill('#f-targetId', annId);
     await page.click('form.audit-filters button[type=submit]');
+    await page.waitForURL(new RegExp(`targetId=${annId}`));
     const ann = (await rows(page)).map((r) => r.action);
     expect(ann[ann.length - 1]).toBe('partner.created');
     expect(ann).toContain('partner.approved');
-    // dates: today holds everything, tomorrow nothing ("no match", with Clear filters)
-    const today = new Date().toISOString().slice(0, 10);
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // dates: the day of the run holds it, the day after the last entry nothing ("no match", with Clear
+    // filters); both days come from the entries, so a run that crosses midnight UTC still agrees
+    const [at] = await svc.sql<{ ran: Date; last: Date }[]>`select (select max(at) from audit_log where action = 'payout.run') as ran, (select max(at) from audit_log) as last`;
+    const today = at!.ran.toISOString().slice(0, 10);
+    const tomorrow = new Date(at!.last.getTime() + 86_400_000).toISOString().slice(0, 10);
     await page.goto(`${svc.url}/admin/audit?from=${today}&to=${today}&action=payout.run`);
     expect((await rows(page)).map((r) => r.action)).toEqual(['payout.run']);
     await page.goto(`${svc.url}/admin/audit`);

@@ -47,13 +47,13 @@ async function open(email: string, area: 'admin' | 'portal', phone = false): Pro
   return page;
 }
 
-/** Whether the preview arrived and decoded (waits for it: previews load lazily). */
+/** Whether the preview arrived and decoded (waits for it: previews load lazily; up to 15 s, which only a broken run reaches). */
 async function imageLoaded(page: Page, selector: string): Promise<boolean> {
   const loaded = await page
     .waitForFunction((s) => {
       const img = document.querySelector(s) as HTMLImageElement | null;
       return !!img && img.complete && img.naturalWidth > 0;
-    }, selector, { timeout: 5_000 })
+    }, selector, { timeout: 15_000 })
     .then(() => true, () => false);
   return loaded;
 }

@@ -163,7 +163,9 @@ test('the partner page shows the form status, never the full TIN; the payout pag
   await page.goto(`${svc.url}/admin/partners/${ids.Ada}`);
   const ada = await page.textContent('#partner-tax-form');
   expect(ada).toContain('W-9 valid');
-  expect(ada).toContain(`W-9 signed ${new Date().toISOString().slice(0, 10)}, TIN ending in 6789`);
+  // the day it was signed, as stored (not the test's clock: setup may finish before midnight UTC)
+  const [form] = await svc.sql<{ signedAt: Date }[]>`select signed_at as "signedAt" from tax_profiles where partner_id = ${ids.Ada!}`;
+  expect(ada).toContain(`W-9 signed ${form!.signedAt.toISOString().slice(0, 10)}, TIN ending in 6789`);
   expect(await page.content()).not.toContain('123-45-6789');
   await screenshot(page, 'admin-partner-tax-form-1200');
   await page.goto(`${svc.url}/admin/partners/${ids.Eve}`);

@@ -9,11 +9,15 @@ import { createPartner, LOCAL_RECEIVERS, registerEndpoint, verifyServiceSignatur
 
 let svc: TestService;
 let rcv: Receiver;
-// /slow answers only when the file is done: only the service's own timeout (500 ms) ends those requests
+// /slow answers only when the file is done: only the service's own timeout ends those requests. The
+// timeout is short enough to keep the file quick, and long enough that every other receiver here
+// (answering at once, in this process) is answered within it on a slow, loaded machine: at 500 ms a
+// pause of the test process could turn an immediate 400 or 200 into a timeout
+const TIMEOUT_MS = 2_000;
 let answerSlow!: () => void;
 const slowAnswered = new Promise<void>((ok) => (answerSlow = ok));
 beforeAll(async () => {
-  svc = await startService({ ...LOCAL_RECEIVERS, WEBHOOK_TIMEOUT_MS: '500' });
+  svc = await startService({ ...LOCAL_RECEIVERS, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
   rcv = await startReceiver();
   rcv.respond = async (req) => {
     const path = new URL(req.url).pathname;
@@ -49,7 +53,7 @@ describe('each failure is logged with its reason and not retried by itself', () 
     const cases = [
       { path: '/client-error', url: `${rcv.url}/client-error`, expected: { error: 'http_status', responseStatus: 400, responseBody: '{"error":"bad signature"}' } },
       { path: '/server-error', url: `${rcv.url}/server-error`, expected: { error: 'http_status', responseStatus: 500, responseBody: 'overloaded' } },
-      { path: '/slow', url: `${rcv.url}/slow`, expected: { error: 'timeout', responseStatus: null, responseBody: 'no answer within 500 ms' } },
+      { path: '/slow', url: `${rcv.url}/slow`, expected: { error: 'timeout', responseStatus: null, responseBody: `no answer within ${TIMEOUT_MS} ms` } },
       { path: null, url: `http://127.0.0.1:${closedPort}/refused`, expected: { error: 'network', responseStatus: null } },
       { path: '/redirect', url: `${rcv.url}/redirect`, expected: { error: 'http_status', responseStatus: 302 } },
     ];
@@ -63,7 +67,7 @@ describe('each failure is logged with its reason and not retried by itself', () 
       expect(deliveries[0]).toMatchObject({ status: 'failed', attempt: 1, ...e.expected });
       expect(deliveries[0].completedAt).toEqual(expect.any(String));
       // the time it waited: at least its timeout (a lower bound, which no slow machine can break)
-      if (e.expected.error === 'timeout') expect(deliveries[0].durationMs).toBeGreaterThanOrEqual(450);
+      if (e.expected.error === 'timeout') expect(deliveries[0].durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     }
     // another round of the dispatcher (what its poll does): still one attempt each, redirect not followed
     await svc.deliverWebhooks();

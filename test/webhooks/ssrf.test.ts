@@ -184,9 +184,10 @@ describe('address rules', () => {
       return [{ address: '127.0.0.1', family: 4 }];
     };
     const input = { url: `http://hooks.rebind.test:${rcv.port}/pinned`, secret: 'whsec_AAAA', event: 'webhook.test', envelopeId: 'evt_x', deliveryId: 'evt_y', body: '{}' };
-    const blocked = await attemptDelivery(input, { allowHttp: true, allowPrivate: false, timeoutMs: 1000, lookup });
+    // the timeouts only bound a broken run: a receiver in this process may answer late on a loaded machine
+    const blocked = await attemptDelivery(input, { allowHttp: true, allowPrivate: false, timeoutMs: 10_000, lookup });
     expect(blocked).toMatchObject({ status: 'failed', error: 'blocked' });
-    const allowed = await attemptDelivery(input, { allowHttp: true, allowPrivate: true, timeoutMs: 1000, lookup });
+    const allowed = await attemptDelivery(input, { allowHttp: true, allowPrivate: true, timeoutMs: 10_000, lookup });
     expect(allowed).toMatchObject({ status: 'succeeded', responseStatus: 200 });
     expect(lookups).toBe(2);
     const [hook] = rcv.received.filter((r) => r.path === '/pinned');
@@ -211,7 +212,8 @@ describe('HTTPS to the pinned address', () => {
     });
     try {
       const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
-      const options = { allowHttp: false, allowPrivate: true, timeoutMs: 2000, lookup, ca: cert };
+      // a generous timeout (a TLS handshake with this process on a loaded machine); it only bounds a broken run
+      const options = { allowHttp: false, allowPrivate: true, timeoutMs: 10_000, lookup, ca: cert };
       const input = (host: string) => ({
         url: `https://${host}:${tls.port}/h`,
         secret: 'whsec_AAAA',
