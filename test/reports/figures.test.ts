@@ -13,6 +13,7 @@ import { campaign, partner } from '../support/chain';
 import { click, daysAgo, identify } from '../support/fixtures';
 import { startService, type TestService } from '../support/service';
 import { migrate } from '../../src/db/migrate';
+import { foldRollups } from '../../src/modules/reports/rollups';
 import { newId } from '../../src/lib/ids';
 
 setDefaultTimeout(30_000);
@@ -179,7 +180,7 @@ describe('figures that agree', () => {
     expect(byRate.rows[0]!.id).toBe(live);
   });
 
-  test('the partners list chooses each page as the whole sorted list would: every sort key, both directions, one partner a page', async () => {
+  test('the partners list, the top partners and a campaign\'s partners and links choose each page as the whole sorted list would', async () => {
     const value = (r: Awaited<ReturnType<typeof sumList>>[number], key: string): string | number | bigint | null =>
       ({
         name: r.name.toLowerCase(),
@@ -217,14 +218,35 @@ describe('figures that agree', () => {
       expect(earners).toBeGreaterThanOrEqual(1);
       for (let k = 1; k <= every.length; k++) expect(await topPartners(svc.sql, { ...span, currency: 'USD', limit: k })).toEqual(every.slice(0, k));
     }
-    // a campaign's links, most clicks first: each shorter page is the start of the whole list
-    for (const span of [last7(), { start: daysAgo(400), end: now() }]) {
+    // a campaign's links, most clicks first: each shorter page is the start of the whole list. A
+    // range to midnight chooses its page from today's rollup rows, folded or not: a new partner's
+    // five clicks today (two folded, three waiting: more than any other link in the range) put its link first
+    const fresh = await partner(svc, 'fresh@example.com', [usd]);
+    for (let i = 0; i < 5; i++) {
+      await click(svc.sql, { partnerId: fresh, campaignId: usd });
+      if (i === 1) await foldRollups(svc.sql);
+    }
+    const midnight = new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000);
+    const [first] = (await campaignLinks(svc.sql, { start: daysAgo(400), end: midnight, campaignId: usd, currency: 'USD', limit: 1 })).links;
+    expect({ partnerId: first!.partnerId, clicks: first!.clicks }).toEqual({ partnerId: fresh, clicks: 5 });
+    for (const span of [last7(), { start: daysAgo(400), end: now() }, { start: daysAgo(400), end: midnight }]) {
       const whole = await campaignLinks(svc.sql, { ...span, campaignId: usd, currency: 'USD', limit: 100 });
       expect(whole.total).toBe(whole.links.length);
       expect(whole.total).toBeGreaterThanOrEqual(3);
       const clicks = whole.links.map((l) => l.clicks);
       expect(clicks).toEqual([...clicks].sort((a, b) => b - a));
       for (let k = 1; k <= whole.total; k++) expect(await campaignLinks(svc.sql, { ...span, campaignId: usd, currency: 'USD', limit: k })).toEqual({ total: whole.total, links: whole.links.slice(0, k) });
+    }
+    // a campaign's partners, most commissions first: a page chosen among the biggest earners in the
+    // campaign (while at least as many earned) is the start of the whole list
+    for (const span of [last7(), { start: daysAgo(400), end: now() }]) {
+      const whole = await campaignPartners(svc.sql, { ...span, campaignId: usd, currency: 'USD', limit: 100 });
+      expect(whole.total).toBe(whole.partners.length);
+      expect(whole.total).toBeGreaterThanOrEqual(3);
+      expect(whole.partners[0]!.commissions).toBeGreaterThan(0n);
+      const commissions = whole.partners.map((p) => p.commissions);
+      expect(commissions).toEqual([...commissions].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+      for (let k = 1; k <= whole.total; k++) expect(await campaignPartners(svc.sql, { ...span, campaignId: usd, currency: 'USD', limit: k })).toEqual({ total: whole.total, partners: whole.partners.slice(0, k) });
     }
     const past = await partnerStats(svc.sql, { span: allTime(), currency: 'USD', sort: { key: 'commissions', dir: 'desc' }, limit: 1, offset: 99 });
     expect(past.rows).toEqual([]);

@@ -5,7 +5,10 @@ import type { Sql } from '../../db';
 import { envelopeBody } from '../webhooks/service';
 import type { PartnerStatus } from '../partners/model';
 import { clickWithinAny, convertedClicks, earnedCommission, filteredClick, firstSale, partnerSales, rollupRows, splitSpan, withinAny } from './figures';
+import { commissionLeaders } from './money-first';
 import { earnedOf, rollCte, rolledOver } from './rollups';
+
+type Fragment = ReturnType<Sql>;
 
 /** A half-open time range [start, end). */
 export type Span = { start: Date; end: Date };
@@ -165,7 +168,9 @@ export type CampaignPartner = Numbers & { id: string; name: string; email: strin
 
 /**
  * The partners holding a campaign, with their numbers in it for the range (money in the campaign's
- * currency): the `limit` with the most commissions, then clicks; `total` counts them all.
+ * currency): the `limit` with the most commissions, then clicks; `total` counts them all. The page is
+ * chosen among the biggest earners in the campaign first (commissionLeaders), whose numbers alone are
+ * then read; when fewer than `limit` earned anything, every partner's are.
  */
 export async function campaignPartners(
   sql: Sql,
@@ -174,29 +179,31 @@ export async function campaignPartners(
   const { campaignId: id, start, end, currency } = input;
   const parts = splitSpan({ start, end });
   const span = parts.raw;
+  const among = await commissionLeaders(sql, parts, currency, input.limit, id);
+  const only = (column: string): Fragment => (among === null ? sql`` : sql`and ${sql(column)} = any(${among}::text[])`);
   const rows = await sql<
     (NumberRow & { id: string; name: string; email: string; status: CampaignPartner['status']; total: number })[]
   >`
     with k as (
       select c.partner_id, count(*)::int as n, (count(*) filter (where ${filteredClick(sql, 'c')}))::int as filtered
       from links l join clicks c on c.link_id = l.id
-      where l.campaign_id = ${id} ${clickWithinAny(sql, 'c', span)} group by 1
+      where l.campaign_id = ${id} ${only('l.partner_id')} ${clickWithinAny(sql, 'c', span)} group by 1
     ),
     cv as (
-      select t.partner_id, count(distinct t.click_id)::int as n from (${convertedClicks(sql, sql`t.campaign_id = ${id}`, span)}) t group by 1
+      select t.partner_id, count(distinct t.click_id)::int as n from (${convertedClicks(sql, sql`t.campaign_id = ${id} ${only('t.partner_id')}`, span)}) t group by 1
     ),
     v as (
       select x.partner_id, (count(distinct x.user_id) filter (where x.first))::int as n,
         coalesce(sum(e.amount) filter (where e.currency = ${currency}), 0)::bigint as revenue
-      from (${partnerSales(sql, sql`a.campaign_id = ${id}`, span)}) x join events e on e.id = x.event_id group by 1
+      from (${partnerSales(sql, sql`a.campaign_id = ${id} ${only('a.partner_id')}`, span)}) x join events e on e.id = x.event_id group by 1
     ),
     m as (
       select x.partner_id, sum(x.amount)::bigint as n from commissions x
-      where x.campaign_id = ${id} ${withinAny(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')} and x.currency = ${currency}
+      where x.campaign_id = ${id} ${only('x.partner_id')} ${withinAny(sql, 'x.occurred_at', span)} and ${earnedCommission(sql, 'x')} and x.currency = ${currency}
       group by 1
     ),
     ${rawCte(sql, 'partner_id')},
-    ${rollCte(sql, 'partner_id', sql`r.partner_id <> '' and r.campaign_id = ${id} and r.link_id = ''`, currency, parts.days)}
+    ${rollCte(sql, 'partner_id', sql`r.partner_id <> '' and r.campaign_id = ${id} and r.link_id = '' ${only('r.partner_id')}`, currency, parts.days)}
     select p.id, p.name, p.email,
            partner_status(p) as status,
            ${numberColumns(sql)}, count(*) over ()::int as total
@@ -204,11 +211,12 @@ export async function campaignPartners(
     join partners p on p.id = pc.partner_id
     left join raw on raw.key = p.id
     left join roll on roll.k = p.id
-    where pc.campaign_id = ${id}
+    where pc.campaign_id = ${id} ${only('pc.partner_id')}
     order by coalesce(raw.commissions, 0) + coalesce(roll.commissions, 0) desc, coalesce(raw.clicks, 0) - coalesce(raw.filtered, 0) + coalesce(roll.clicks, 0) desc, p.name, p.id
     limit ${input.limit}`;
+  const [held] = among === null ? [{ n: rows[0]?.total ?? 0 }] : await sql<{ n: number }[]>`select count(*)::int as n from partner_campaigns where campaign_id = ${id}`;
   return {
-    total: rows[0]?.total ?? 0,
+    total: held!.n,
     partners: rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -233,8 +241,10 @@ export async function campaignLinks(
   const { campaignId: id, start, end, currency } = input;
   const parts = splitSpan({ start, end });
   const span = parts.raw;
-  // the page (most clicks first) is chosen from the clicks alone, then only its links' numbers are read
-  const page = await linkPage(sql, id, parts, input.limit);
+  // the page (most clicks first) is chosen from the clicks alone, then only its links' numbers are
+  // read. The choice reads today from the rollups too (exact at every moment: their views add the
+  // deltas not folded yet), so it reads no clicks of today; the numbers shown read today's rows.
+  const page = await linkPage(sql, id, splitSpan({ start, end }, end), input.limit);
   const rows = await sql<
     (NumberRow & { id: string; slug: string; partner_id: string; partner_name: string; total: number })[]
   >`
@@ -286,8 +296,8 @@ export async function campaignLinks(
 
 /**
  * The ids of a campaign's `limit` links with the most credited clicks in the range (then the
- * newest), and how many links it has: the rollups' count rows for whole days, the clicks themselves
- * for the raw spans.
+ * newest), and how many links it has: the rollups' count rows for `parts`' whole days, the clicks
+ * themselves for its raw spans.
  */
 async function linkPage(sql: Sql, id: string, parts: ReturnType<typeof splitSpan>, limit: number): Promise<{ ids: string[]; total: number }> {
   const rows = await sql<{ id: string; total: number }[]>`
