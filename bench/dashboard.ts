@@ -22,6 +22,8 @@
 //   KEEP_DB=bench31 RETENTION=0 ...   # seed into database bench31 and keep it; a later run with the same name migrates
 //                         # it and skips the seeding (at full scale the seed and backfill take many minutes)
 //   KEEP_DB=bench31 SEED_ONLY=1 ...   # only seed it (and fold), to time the views later on a quiet machine
+//   FILL_TODAY=1 ...                  # first add a whole day dated today (bench/dashboard-today.sql): the seed's
+//                         # year ends when it ran, so after midnight "today" is empty; the views' worst case is a full one
 import { spawnSync } from 'node:child_process';
 import { openSql, type Sql } from '../src/db';
 import { migrate } from '../src/db/migrate';
@@ -122,6 +124,17 @@ try {
       await db.sql.unsafe(BACKFILLS[1]!);
       console.log(`traffic breakdown rollups backfilled from partnerd_breakdown_recount() in ${seconds(t)}`);
     }
+  }
+  if (process.env.FILL_TODAY === '1') {
+    // a whole day dated today (bench/dashboard-today.sql): the views' worst case, whatever the hour
+    const t = performance.now();
+    const psql = spawnSync(
+      'psql',
+      [db.url, '-q', '-v', 'ON_ERROR_STOP=1', '-v', `clicks=${clicks}`, '-v', `events=${events}`, '-f', new URL('dashboard-today.sql', import.meta.url).pathname],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    if (psql.status !== 0) throw new Error('filling today failed');
+    console.log(`a day of traffic dated today written in ${seconds(t)} (rollup triggers on)`);
   }
   let t = performance.now();
   const folded = await foldRollups(db.sql, 200_000);
