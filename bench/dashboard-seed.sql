@@ -1,7 +1,8 @@
 -- Seed for bench/dashboard.ts: a program a year old. :partners partners over 5 campaigns, 5 links
--- each, :clicks clicks and :events conversion events spread over 365 days; 60% of the events are
--- attributed (one touch, one commission, in every status); each customer's referral touch is a click
--- of an hour before its first sale (a converted click), which its attributions name.
+-- each (one in each campaign, which it holds), :clicks clicks and :events conversion events spread
+-- over 365 days; 60% of the events are attributed (one touch, one commission, in every status); each
+-- customer's referral touch is a click of an hour before its first sale (a converted click), which
+-- its attributions name.
 -- Ids are minted for their moment, so the generated created_at columns fall where a real year of
 -- traffic would put them.
 
@@ -32,6 +33,10 @@ join bench_partners p on p.n = l / 5
 join bench_campaigns c on c.n = l % 5;
 
 create temp table bench_links as select row_number() over (order by id) - 1 as n, id, partner_id, campaign_id from links;
+
+-- every partner holds the campaigns of its links (a campaign page lists its 5,000 partners)
+insert into partner_campaigns (partner_id, campaign_id, created_at)
+select distinct partner_id, campaign_id, now() - interval '380 days' from links;
 
 -- clicks: uniform over the year, link chosen by a multiplicative hash so partners differ
 -- (one in 20 filtered as a bot: kept, never credited). At 20M rows the id is built from a table of

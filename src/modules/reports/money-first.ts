@@ -38,8 +38,10 @@ function moneyOf(sql: Sql, parts: Parts, currency: string, key: 'commissions' | 
     select partner_id, sum(v) as v from (
       select r.partner_id, ${rolled} as v
       from ${rollupRows(sql, 'rollup_facts', parts.days)} r
-      -- (currency <> '' says, whatever the plan, that only money rows are read: the indexes of 0070-0072)
-      where r.partner_id <> '' and r.campaign_id = ${campaignId ?? ''} and r.link_id = '' and r.currency = ${currency} and r.currency <> ''
+      -- (currency <> '', and campaign_id <> '' for a campaign, say whatever the plan that only these money
+      -- rows are read: the partial indexes of 0070-0072)
+      where r.partner_id <> '' and r.link_id = '' and r.currency = ${currency} and r.currency <> ''
+        and ${campaignId === null ? sql`r.campaign_id = ''` : sql`r.campaign_id = ${campaignId} and r.campaign_id <> ''`}
       union all
       ${raw}
     ) m group by 1`;
