@@ -4,14 +4,14 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench31 bun run bench/campaign-page.ts
 import { openSql } from '../src/db';
 import { campaignLinks, campaignNumbers, campaignPartners } from '../src/modules/reports/campaigns';
-import { RANGES } from './dashboard-queries';
+import { median, previousOf, RANGES } from './dashboard-queries';
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const sql = openSql(process.env.DATABASE_URL!, { max: 10 });
 const [busiest] = await sql<{ campaign_id: string }[]>`select campaign_id from commissions group by 1 order by count(*) desc limit 1`;
 const campaignId = busiest!.campaign_id;
 const range = RANGES['12 m'];
-const previous = { start: new Date(2 * range.start.getTime() - range.end.getTime()), end: range.start };
+const previous = previousOf(range);
 const parts: Record<string, () => Promise<unknown>> = {
   numbers: () => campaignNumbers(sql, { campaignIds: [campaignId], ...range }),
   'numbers, previous range': () => campaignNumbers(sql, { campaignIds: [campaignId], ...previous }),
@@ -19,19 +19,6 @@ const parts: Record<string, () => Promise<unknown>> = {
   links: () => campaignLinks(sql, { campaignId, currency: 'USD', limit: 50, ...range }),
 };
 
-/** Median wall time of RUNS calls after a warm-up, in ms. */
-async function median(run: () => Promise<unknown>): Promise<string> {
-  await run();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(RUNS / 2)]!.toFixed(1);
-}
-
-for (const [name, run] of Object.entries(parts)) console.log(`${name}: ${await median(run)} ms`);
-console.log(`all four at once: ${await median(() => Promise.all(Object.values(parts).map((run) => run())))} ms`);
+for (const [name, run] of Object.entries(parts)) console.log(`${name}: ${(await median(RUNS, run)).toFixed(1)} ms`);
+console.log(`all four at once: ${(await median(RUNS, () => Promise.all(Object.values(parts).map((run) => run())))).toFixed(1)} ms`);
 await sql.end();

@@ -32,7 +32,8 @@ export const RANGES = {
   today: { start: new Date(tomorrow.getTime() - DAY), end: tomorrow },
 };
 export type RangeLabel = keyof typeof RANGES;
-const previousOf = (r: { start: Date; end: Date }) => ({ start: new Date(2 * r.start.getTime() - r.end.getTime()), end: r.start });
+/** The range of the same length just before `r` (the views' "previous period"). */
+export const previousOf = (r: { start: Date; end: Date }) => ({ start: new Date(2 * r.start.getTime() - r.end.getTime()), end: r.start });
 
 let busiest: { partnerId: string; campaignId: string } | undefined;
 async function subjects(sql: Sql) {
@@ -42,6 +43,19 @@ async function subjects(sql: Sql) {
     busiest = { partnerId: row!.partner_id, campaignId: row!.campaign_id };
   }
   return busiest;
+}
+
+/** Median wall time of `runs` calls (after one warm-up), in ms. */
+export async function median(runs: number, run: () => Promise<unknown>): Promise<number> {
+  await run();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
 }
 
 export type DashboardQuery = { name: string; range: RangeLabel | null; run: (sql: Sql) => Promise<unknown> };

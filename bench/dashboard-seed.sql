@@ -6,13 +6,8 @@
 -- Ids are minted for their moment, so the generated created_at columns fall where a real year of
 -- traffic would put them.
 
--- `<prefix>_<10 base32 chars of epoch ms><16 chars>`: the id shape of src/lib/ids.ts for time `at`
-create function pg_temp.bench_id(prefix text, at timestamptz, n bigint) returns text language sql immutable as $$
-  select prefix || '_' ||
-    (select string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz', (((extract(epoch from at) * 1000)::bigint >> (5 * (9 - i))) & 31)::int + 1, 1), '' order by i)
-     from generate_series(0, 9) i) ||
-    lpad(n::text, 16, '0')
-$$;
+-- pg_temp.bench_id(prefix, at, n): an id minted for its moment, as src/lib/ids.ts mints them
+\ir dashboard-ids.sql
 
 insert into campaigns (id, name, destination_url, currency, rules)
 select pg_temp.bench_id('cmp', now() - interval '400 days', c), format('Campaign %s', c), 'https://shop.example.com/', 'USD',

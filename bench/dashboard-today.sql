@@ -6,12 +6,7 @@
 -- link: attributed, with an accrued commission. Written with the rollup triggers on: their deltas
 -- are folded after, as the scheduler would.
 
-create function pg_temp.bench_id(prefix text, at timestamptz, n bigint) returns text language sql immutable as $$
-  select prefix || '_' ||
-    (select string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz', (((extract(epoch from at) * 1000)::bigint >> (5 * (9 - i))) & 31)::int + 1, 1), '' order by i)
-     from generate_series(0, 9) i) ||
-    lpad(n::text, 16, '0')
-$$;
+\ir dashboard-ids.sql
 
 create temp table bench_links as select row_number() over (order by id) - 1 as n, id, partner_id, campaign_id from links;
 create temp table bench_today as

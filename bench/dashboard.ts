@@ -30,7 +30,7 @@ import { migrate } from '../src/db/migrate';
 import { clickPartitions, dropExpiredClickPartitions } from '../src/modules/links/partitions';
 import { foldRollups } from '../src/modules/reports/rollups';
 import { createTestDatabase, databaseUrl, startTestServer } from '../test/support/postgres';
-import { DASHBOARD_QUERIES, RANGES, type DashboardQuery } from './dashboard-queries';
+import { DASHBOARD_QUERIES, median, RANGES, type DashboardQuery } from './dashboard-queries';
 import { BACKFILLS, disableRollupUpkeep, enableRollupUpkeep, measureWrites } from './dashboard-writes';
 
 const scale = Number(process.env.SCALE ?? 1);
@@ -59,19 +59,6 @@ async function keptDatabase(name: string): Promise<{ url: string; sql: Sql; seed
   const sql = openSql(url, { max: 10 });
   if (found) await migrate(sql);
   return { url, sql, seeded: Boolean(found), drop: () => sql.end({ timeout: 1 }) };
-}
-
-/** Median wall time of `runs` calls (after one warm-up), in ms. */
-async function median(runs: number, run: () => Promise<unknown>): Promise<number> {
-  await run();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
 }
 
 /**
