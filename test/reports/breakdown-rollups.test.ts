@@ -206,6 +206,39 @@ test('a batch over several days and links, and a repaired click: exact, folded o
   for (const both of await bothWays(midDay)) expect({ scope: both.scope, breakdowns: both.pages }).toEqual({ scope: both.scope, breakdowns: both.raw });
 });
 
+test('a batch across midnight: each click counts on its own UTC day, in the breakdowns and in the rollups', async () => {
+  // the triggers work out a batch's days once per millisecond (migration 0073): 1 ms either side of a midnight
+  const midnight = new Date(Math.floor(daysAgo(5).getTime() / 86_400_000) * 86_400_000);
+  const before = new Date(midnight.getTime() - 1);
+  await pastClicks([
+    { link: 'bob-main', at: before, sub: 'midnight', country: 'NZ', device: 'mobile', browser: 'Safari', referrer: 'late.example' },
+    { link: 'bob-main', at: before, sub: 'midnight', country: 'NZ', filtered: true },
+    { link: 'bob-main', at: midnight, sub: 'midnight', country: 'AU', device: 'desktop', browser: 'Chrome', referrer: 'early.example' },
+    { link: 'bob-main', at: new Date(midnight.getTime() + 86_400_000 - 1), sub: 'midnight', country: 'AU', device: 'desktop' },
+  ]);
+  await expectExact('a batch across midnight');
+  const rows = await svc.sql<{ day: string; dimension: string; value: string | null; clicks: number; filtered: number }[]>`
+    select day::text, dimension, value, sum(clicks)::int as clicks, sum(filtered)::int as filtered from click_breakdown_facts
+    where unit = 'd' and campaign_id = '' and day in (${before.toISOString().slice(0, 10)}::date, ${midnight.toISOString().slice(0, 10)}::date)
+      and ((dimension = 'sub' and value = 'midnight') or (dimension = 'country' and value in ('NZ', 'AU')))
+    group by 1, 2, 3 order by 1, 2, 3`;
+  expect([...rows]).toEqual([
+    { day: before.toISOString().slice(0, 10), dimension: 'country', value: 'NZ', clicks: 1, filtered: 1 },
+    { day: before.toISOString().slice(0, 10), dimension: 'sub', value: 'midnight', clicks: 1, filtered: 1 },
+    { day: midnight.toISOString().slice(0, 10), dimension: 'country', value: 'AU', clicks: 2, filtered: 0 },
+    { day: midnight.toISOString().slice(0, 10), dimension: 'sub', value: 'midnight', clicks: 2, filtered: 0 },
+  ]);
+  // the link's own rollup rows: the same split
+  const link = await svc.sql<{ day: string; clicks: number; filtered: number }[]>`
+    select day::text, sum(clicks)::int as clicks, sum(filtered)::int as filtered from rollup_facts
+    where unit = 'd' and link_id = ${links['bob-main']!.id} and currency = '' and day in (${before.toISOString().slice(0, 10)}::date, ${midnight.toISOString().slice(0, 10)}::date)
+    group by 1 order by 1`;
+  expect([...link]).toEqual([
+    { day: before.toISOString().slice(0, 10), clicks: 1, filtered: 1 },
+    { day: midnight.toISOString().slice(0, 10), clicks: 2, filtered: 0 },
+  ]);
+});
+
 test("an existing install: the migration's own fill from the clicks there are equals the recount", async () => {
   const text = await Bun.file(new URL('../../migrations/0061_click_breakdown_rollups.sql', import.meta.url)).text();
   const fill = text.slice(text.lastIndexOf('insert into click_breakdowns'));
