@@ -67,13 +67,19 @@ type Counted = { dimension: Dimension; value: string | null; n: number; conversi
 /** Which dimension a grouping-sets row belongs to: `grouping()` has a 0 bit for each column grouped by (the first column highest). */
 const GROUPING = `grouping(${CLICK_COLUMNS})`;
 
-/** A click's five buckets, one row each (`d.dimension`, `d.value`), as the rollups keep them. */
-const UNPIVOT = `cross join lateral (values ${DIMENSIONS.map((d) => `('${d.key}', c.${d.column})`).join(', ')}) d(dimension, value)`;
+/** The `grouping()` of a dimension's rows: every bit set but its own. */
+const maskOf = (i: number) => 0b11111 ^ (1 << (DIMENSIONS.length - 1 - i));
+
+/**
+ * A grouping-sets row of the clicks as a bucket, the shape the rollups keep: its dimension's key, and
+ * its value (the columns a row is not grouped by are null, so coalesce() is the one it is).
+ */
+const BUCKET = `case ${GROUPING} ${DIMENSIONS.map((d, i) => `when ${maskOf(i)} then '${d.key}'`).join(' ')} end as dimension, coalesce(${CLICK_COLUMNS}) as value`;
 
 /**
  * The breakdowns of `scope`'s traffic over `span`, every dimension at once: whole days from the
- * breakdown rollups (the program, a campaign), the rest from the clicks (one pass) and the first
- * sales (one pass, GROUPING SETS), not one per dimension.
+ * breakdown rollups (the program, a campaign), the rest from the clicks and the first sales, one
+ * pass each (GROUPING SETS), not one per dimension.
  */
 export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; span: Span; now?: Date }): Promise<Breakdown[]> {
   const { scope, span } = input;
@@ -90,10 +96,10 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
       : [],
     parts.raw.length > 0
       ? sql<Counted[]>`
-          select d.dimension, d.value, count(*)::int as n, 0 as conversions
-          from clicks c ${sql.unsafe(UNPIVOT)}
+          select ${sql.unsafe(BUCKET)}, count(*)::int as n, 0 as conversions
+          from clicks c
           where ${creditedClick(sql, 'c')} ${clickScope(sql, scope, parts.raw)}
-          group by 1, 2`
+          group by ${sets}`
       : [],
     parts.raw.length > 0
       ? sql<Grouped[]>`
@@ -108,8 +114,7 @@ export async function trafficBreakdowns(sql: Sql, input: { scope: TrafficScope; 
   ]);
   const clicks = [...rolled, ...raw];
   return DIMENSIONS.map((d, i) => {
-    // grouping() sets a bit for each column not grouped by; this dimension's rows have all but its own
-    const mask = 0b11111 ^ (1 << (DIMENSIONS.length - 1 - i));
+    const mask = maskOf(i);
     const buckets = new Map<string | null, BreakdownRow>();
     const bucket = (value: string | null) => {
       let row = buckets.get(value);
