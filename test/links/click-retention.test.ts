@@ -35,6 +35,11 @@ test('the redirect writes into this month\'s partition, and the scheduler create
   const id = await click(svc.sql, { partnerId: ada, campaignId: usd });
   const [row] = await svc.sql`select tableoid::regclass::text as part from clicks where id = ${id}`;
   expect(row!.part).toBe(`clicks_y${month}`);
+  // each month, existing or made ahead, is analyzed once 1% of it and 10,000 clicks are new (migration 0074)
+  const options = await svc.sql<{ name: string; options: string[] }[]>`
+    select c.relname as name, c.reloptions as options from click_partitions p join pg_class c on c.relname = p.name where p.name <> 'clicks_legacy'`;
+  expect(options.length).toBeGreaterThanOrEqual(8);
+  for (const p of options) expect(p).toEqual({ name: p.name, options: ['autovacuum_analyze_scale_factor=0.01', 'autovacuum_analyze_threshold=10000'] });
 });
 
 test('dropping the months older than the retention keeps attributions, commissions and the figures', async () => {
